@@ -1,0 +1,140 @@
+// The one typed configuration: zod schema over config/*.yaml and the environment (environment wins).
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse as parseDotenv } from 'dotenv';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { PROJECT_ROOT, fromRoot } from './paths.js';
+
+const LOG_LEVEL_ALIASES: Record<string, string> = { warning: 'warn', critical: 'fatal', notset: 'trace' };
+
+/** Accepts true/false in the spellings people type into .env files (True, FALSE, 1, 0, yes, no). */
+const BoolSchema = z.preprocess((v) => {
+  if (typeof v !== 'string') return v;
+  const s = v.trim().toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(s)) return true;
+  if (['false', '0', 'no', 'off', ''].includes(s)) return false;
+  return v;
+}, z.boolean());
+
+const intIn = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+/** Comma-separated list in the environment, a YAML list in files. */
+const ListSchema = z.preprocess(
+  (v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : v),
+  z.array(z.string()),
+);
+
+export const ConfigSchema = z
+  .object({
+    PORT: intIn(0, 65535).default(5000).describe('TCP port to listen on'),
+    HOST: z.string().min(1).default('0.0.0.0').describe('Interface to bind'),
+    APP_ENV: z.enum(['development', 'production']).default('production').describe('Deployment environment'),
+    APP_DEBUG: BoolSchema.default(false).describe('Debug mode (error details in 5xx bodies); refused in production'),
+    LOG_LEVEL: z
+      .preprocess(
+        (v) => (typeof v === 'string' ? (LOG_LEVEL_ALIASES[v.toLowerCase()] ?? v.toLowerCase()) : v),
+        z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']),
+      )
+      .default('info')
+      .describe('Log level, case-insensitive (DEBUG, INFO, WARNING, ERROR, ...)'),
+    DATA_DIR: z.string().min(1).default('./data').describe('Writable folder for the database, vector store and images'),
+    MODEL_PATH: z.string().min(1).default('models/survival/model.onnx').describe('Survival model (ONNX)'),
+    PREPROCESSOR_PATH: z
+      .string()
+      .min(1)
+      .default('models/survival/preprocessor.json')
+      .describe('Survival preprocessor (JSON)'),
+    BODY_LIMIT_BYTES: intIn(1024, 100 * 1024 * 1024).default(1024 * 1024).describe('Largest accepted request body'),
+    SHUTDOWN_TIMEOUT_MS: intIn(100, 600_000).default(10_000).describe('Grace period for in-flight requests on shutdown'),
+    METRICS_ENABLED: BoolSchema.default(true).describe('Serve Prometheus metrics at /metrics'),
+    RATE_LIMIT_MAX: intIn(0, 1_000_000).default(0).describe('Requests per window per client; 0 turns rate limiting off'),
+    RATE_LIMIT_WINDOW_MS: intIn(1, 86_400_000).default(60_000).describe('Rate-limit window'),
+    CORS_ORIGINS: ListSchema.default([]).describe('Allowed CORS origins, comma-separated; empty turns CORS off'),
+    IMAGES_MAX_COUNT: intIn(1, 1_000_000).default(500).describe('Most explanation images kept on disk'),
+    IMAGES_MAX_AGE_S: intIn(1, 31_536_000).default(86_400).describe('Explanation images older than this are deleted'),
+  })
+  .superRefine((c, ctx) => {
+    if (c.APP_ENV === 'production' && c.APP_DEBUG) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['APP_DEBUG'],
+        message: 'debug mode must be off when APP_ENV=production',
+      });
+    }
+  });
+
+export type Config = z.output<typeof ConfigSchema>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const KEYS = new Set(Object.keys(ConfigSchema.shape ?? {}));
+
+/** YAML files use lower-case keys (port, log_level); they map to the upper-case variable names. */
+function readYaml(file: string): Record<string, unknown> {
+  if (!existsSync(file)) return {};
+  const doc: unknown = parseYaml(readFileSync(file, 'utf8'));
+  if (doc === null || doc === undefined) return {};
+  if (typeof doc !== 'object' || Array.isArray(doc)) throw new ConfigError(`${file}: expected a mapping of settings`);
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(doc)) {
+    const key = k.toUpperCase();
+    if (!KEYS.has(key)) throw new ConfigError(`${file}: unknown setting "${k}"`);
+    out[key] = v;
+  }
+  return out;
+}
+
+export interface LoadConfigOptions {
+  env?: NodeJS.ProcessEnv;
+  configDir?: string;
+  /** Read .env from the project root (only when env is the real process environment). */
+  dotenvFile?: string | null;
+  overrides?: Partial<Config>;
+}
+
+export function loadConfig(opts: LoadConfigOptions = {}): Config {
+  const configDir = opts.configDir ?? join(PROJECT_ROOT, 'config');
+  const dotenvFile = opts.dotenvFile === undefined ? join(PROJECT_ROOT, '.env') : opts.dotenvFile;
+  // Real environment beats .env, which beats YAML.
+  const fromDotenv = dotenvFile && existsSync(dotenvFile) ? parseDotenv(readFileSync(dotenvFile)) : {};
+  const env = { ...fromDotenv, ...(opts.env ?? process.env) };
+  const pick = (src: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(src).filter(([k, v]) => KEYS.has(k) && v !== undefined));
+
+  const appEnv = (env.APP_ENV ?? readYaml(join(configDir, 'default.yaml')).APP_ENV ?? 'production') as string;
+  if (!/^[a-z]+$/.test(appEnv)) throw new ConfigError(`APP_ENV: invalid value "${appEnv}"`);
+  const merged = {
+    ...readYaml(join(configDir, 'default.yaml')),
+    ...readYaml(join(configDir, `${appEnv}.yaml`)),
+    ...pick(env),
+    ...opts.overrides,
+  };
+  const parsed = ConfigSchema.safeParse(merged);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}
+
+/** Creates the data directory and its sub-folders; returns their absolute paths. */
+export function ensureDataDirs(config: Config): { dataDir: string; imagesDir: string } {
+  const dataDir = fromRoot(config.DATA_DIR);
+  const imagesDir = join(dataDir, 'images');
+  try {
+    mkdirSync(imagesDir, { recursive: true });
+  } catch (err) {
+    throw new ConfigError(`DATA_DIR: cannot create ${dataDir}: ${(err as Error).message}`);
+  }
+  return { dataDir, imagesDir };
+}
+
+/** The settings with anything secret-looking masked, for logs and the health endpoint. */
+export function describeConfig(config: Config): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(config).map(([k, v]) => [k, /KEY|SECRET|TOKEN|PASSWORD|DATABASE_URL/.test(k) ? '[redacted]' : v]),
+  );
+}

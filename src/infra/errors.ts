@@ -1,0 +1,143 @@
+// One error handler for the whole service: documented 4xx bodies, 5xx without internals, JSON or HTML 404.
+import { STATUS_CODES } from 'node:http';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+
+export interface ErrorBody {
+  error: string;
+  message: string;
+  details: Record<string, unknown>;
+}
+
+/** An error a route raises on purpose: its status, kind and details reach the client as they are. */
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly kind: string,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = kind;
+  }
+
+  toBody(): ErrorBody {
+    return { error: this.kind, message: this.message, details: this.details };
+  }
+}
+
+export interface ValidationIssue {
+  loc: string[];
+  msg: string;
+  type: string;
+}
+
+/** The parts of a zod issue the error body needs (also what fastify-type-provider-zod keeps of one). */
+export interface IssueLike {
+  path: readonly PropertyKey[];
+  code: string;
+  message: string;
+  keys?: readonly string[];
+}
+
+/** Turns zod issues into the spec's `{loc, msg, type}` list; unknown keys get one entry each, named by the key. */
+export function issuesToErrors(issues: readonly IssueLike[], prefix: string[] = []): ValidationIssue[] {
+  const out: ValidationIssue[] = [];
+  for (const issue of issues) {
+    const loc = [...prefix, ...issue.path.map(String)];
+    if (issue.code === 'unrecognized_keys' && issue.keys) {
+      for (const key of issue.keys) out.push({ loc: [...loc, key], msg: 'Extra field not permitted', type: issue.code });
+    } else {
+      out.push({ loc: loc.length ? loc : ['body'], msg: issue.message, type: issue.code });
+    }
+  }
+  return out;
+}
+
+export function validationBody(errors: ValidationIssue[]): ErrorBody {
+  return { error: 'ValidationError', message: 'Invalid input data', details: { errors } };
+}
+
+function wantsHtml(request: FastifyRequest): boolean {
+  const accept = request.headers.accept ?? '';
+  return !request.url.startsWith('/api/') && accept.includes('text/html');
+}
+
+/** Fastify's own client errors (body parsing, size, media type) mapped to clear kinds. */
+const FASTIFY_CLIENT_ERRORS: Record<string, [string, string]> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: ['InvalidJSON', 'Request body is not valid JSON'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: ['InvalidJSON', 'Request body is empty but Content-Type is application/json'],
+  FST_ERR_CTP_BODY_TOO_LARGE: ['PayloadTooLarge', 'Request body is larger than the service accepts'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: ['UnsupportedMediaType', 'Unsupported Content-Type; send application/json'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: ['BadRequest', 'Content-Length does not match the body'],
+};
+
+export interface ErrorHandlerOptions {
+  /** Put the exception text into 5xx bodies (debug mode only, never in production). */
+  exposeInternals: boolean;
+  /** Renders the HTML 404 page for browsers; JSON is used when absent. */
+  renderNotFoundPage?: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> | unknown;
+}
+
+async function errorsPlugin(app: FastifyInstance, opts: ErrorHandlerOptions) {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    try {
+      return handle(err, request, reply);
+    } catch (handlerErr) {
+      // The handler must never hand Fastify an error of its own: that would leak its message.
+      request.log.error({ err: handlerErr, original: err }, 'error handler failed');
+      return reply.code(500).send({ error: 'InternalServerError', message: 'An unexpected error occurred', details: {} });
+    }
+  });
+
+  function handle(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+    if (err instanceof AppError) {
+      if (err.statusCode >= 500) request.log.error({ err }, 'request failed');
+      return reply.code(err.statusCode).send(err.toBody());
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      // The provider flattens each zod issue's path into a JSON-pointer-like instancePath.
+      const issues: IssueLike[] = err.validation.map((v) => ({
+        path: v.instancePath.split('/').slice(1).filter(Boolean),
+        code: v.keyword,
+        message: v.message ?? 'Invalid value',
+        keys: (v.params as { keys?: string[] }).keys,
+      }));
+      const prefix = err.validationContext === 'body' ? [] : [err.validationContext ?? 'request'];
+      return reply.code(400).send(validationBody(issuesToErrors(issues, prefix)));
+    }
+    const known = err.code ? FASTIFY_CLIENT_ERRORS[err.code] : undefined;
+    if (known) {
+      return reply
+        .code(err.statusCode ?? 400)
+        .send({ error: known[0], message: known[1], details: { exception: err.message } });
+    }
+    if (err.statusCode === 429) {
+      return reply.code(429).send({ error: 'TooManyRequests', message: err.message, details: {} });
+    }
+    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+      // e.g. 403 from the static file server for a path outside its root.
+      const kind = (STATUS_CODES[err.statusCode] ?? 'Bad Request').replace(/[^A-Za-z]/g, '');
+      return reply.code(err.statusCode).send({ error: kind, message: err.message, details: {} });
+    }
+    request.log.error({ err }, isResponseSerializationError(err) ? 'response did not match its schema' : 'unhandled error');
+    const details: Record<string, unknown> = { request_id: request.id };
+    if (opts.exposeInternals) details.exception = err.message;
+    return reply
+      .code(500)
+      .send({ error: 'InternalServerError', message: 'An unexpected error occurred', details });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404);
+    if (opts.renderNotFoundPage && wantsHtml(request)) return opts.renderNotFoundPage(request, reply);
+    return reply.send({
+      error: 'NotFound',
+      message: `No route for ${request.method} ${request.url.split('?')[0]}`,
+      details: { method: request.method, path: request.url.split('?')[0] },
+    });
+  });
+}
+
+export default fp(errorsPlugin, { name: 'errors' });

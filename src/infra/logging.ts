@@ -1,0 +1,86 @@
+// pino options and the one-line-per-request log (client, method, path, status, duration, payload, result).
+import type { FastifyInstance } from 'fastify';
+import { type Logger, type LoggerOptions, pino } from 'pino';
+import fp from 'fastify-plugin';
+import type { Config } from './config.js';
+
+/** Keys whose values never reach a log line, at any depth of a payload or result. */
+const SECRET_KEY = /(authorization|cookie|api[-_]?key|password|passwd|secret|token|database_url)/i;
+
+export const REDACT_PATHS = ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]'];
+
+/** A copy of a JSON value with secret-looking keys masked; deep structures are cut off rather than walked. */
+export function scrub(value: unknown, depth = 0): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > 8) return '[deep]';
+  if (Array.isArray(value)) return value.map((v) => scrub(v, depth + 1));
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [k, SECRET_KEY.test(k) ? '[redacted]' : scrub(v, depth + 1)]),
+  );
+}
+
+const MAX_LOGGED_CHARS = 2000;
+
+export function createLogger(config: Config, stream?: NodeJS.WritableStream): Logger {
+  const options: LoggerOptions = {
+    level: config.LOG_LEVEL,
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    timestamp: pino.stdTimeFunctions.isoTime,
+  };
+  if (stream) return pino(options, stream);
+  // Human-friendly output only when a person is watching a terminal; JSON lines everywhere else.
+  if (process.stdout.isTTY) {
+    return pino({ ...options, transport: { target: 'pino-pretty', options: { translateTime: 'SYS:standard' } } });
+  }
+  return pino(options);
+}
+
+function forLog(value: unknown): unknown {
+  if (value === undefined) return undefined;
+  const clean = scrub(value);
+  const text = typeof clean === 'string' ? clean : JSON.stringify(clean);
+  if (text.length <= MAX_LOGGED_CHARS) return clean;
+  return `${text.slice(0, MAX_LOGGED_CHARS)}... (${text.length} chars)`;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    responsePayload?: unknown;
+  }
+}
+
+/** Replaces Fastify's two request lines with one that carries the payload and the result or error. */
+async function requestLogPlugin(app: FastifyInstance) {
+  app.addHook('onSend', async (request, reply, payload) => {
+    const type = String(reply.getHeader('content-type') ?? '');
+    if (typeof payload === 'string' && type.startsWith('application/json')) {
+      try {
+        request.responsePayload = JSON.parse(payload);
+      } catch {
+        request.responsePayload = payload;
+      }
+    } else {
+      request.responsePayload = { content_type: type || undefined };
+    }
+    return payload;
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    const status = reply.statusCode;
+    const line = {
+      client: request.ip,
+      method: request.method,
+      path: request.url.split('?')[0],
+      route: request.routeOptions.url,
+      status,
+      duration_ms: Math.round(reply.elapsedTime * 100) / 100,
+      payload: forLog(request.body),
+      ...(status >= 400 ? { error: forLog(request.responsePayload) } : { result: forLog(request.responsePayload) }),
+    };
+    if (status >= 500) request.log.error(line, 'request');
+    else if (status >= 400) request.log.warn(line, 'request');
+    else request.log.info(line, 'request');
+  });
+}
+
+export const requestLog = fp(requestLogPlugin, { name: 'request-log' });

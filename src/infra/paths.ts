@@ -1,0 +1,29 @@
+// Locates the project root (the folder holding package.json) from source or compiled code alike.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+function findRoot(start: string): string {
+  let dir = start;
+  for (;;) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error(`package.json not found above ${start}`);
+    dir = parent;
+  }
+}
+
+export const PROJECT_ROOT = findRoot(dirname(fileURLToPath(import.meta.url)));
+
+/** Resolves a path from config: absolute paths stay, relative ones are taken from the project root. */
+export function fromRoot(p: string): string {
+  return resolve(PROJECT_ROOT, p);
+}
+
+const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+};
+
+export const SERVICE_NAME = pkg.name;
+export const SERVICE_VERSION = pkg.version;

@@ -1,0 +1,24 @@
+// Builds the app for tests: silent logs and a throw-away data directory removed on close.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp, type BuildOptions } from '../../src/app.js';
+import { type Config, loadConfig } from '../../src/infra/config.js';
+
+export function tempDir(prefix = 'svc-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Config from defaults and config/*.yaml only: the developer's shell and .env do not leak into tests. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return loadConfig({ env: {}, dotenvFile: null, overrides: { DATA_DIR: tempDir(), ...overrides } });
+}
+
+export async function makeApp(overrides: Partial<Config> = {}, opts: Omit<BuildOptions, 'config'> = {}) {
+  const config = testConfig(overrides);
+  const cleanup = async (app: FastifyInstance) => {
+    app.addHook('onClose', async () => rmSync(config.DATA_DIR, { recursive: true, force: true }));
+  };
+  return buildApp({ config, logger: false, ...opts, plugins: [...(opts.plugins ?? []), cleanup] });
+}

@@ -1,0 +1,101 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { makeApp } from '../helpers/app.js';
+
+// A probe route with a nested schema, registered only in tests.
+async function probeRoutes(app: FastifyInstance) {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  typed.post(
+    '/api/probe',
+    {
+      schema: {
+        body: z.strictObject({
+          age: z.number().min(0).max(100),
+          sex: z.enum(['male', 'female']),
+          items: z.array(z.strictObject({ n: z.number().int() })).optional(),
+        }),
+      },
+    },
+    async (req) => ({ ok: true, age: req.body.age }),
+  );
+  typed.get('/api/boom', async () => {
+    throw new Error('secret internal detail at /srv/app.ts:42');
+  });
+}
+
+describe('error bodies', () => {
+  let app: Awaited<ReturnType<typeof makeApp>>;
+  beforeAll(async () => {
+    app = await makeApp({}, { plugins: [probeRoutes] });
+  });
+  afterAll(() => app.close());
+
+  const post = (payload: unknown, headers: Record<string, string> = {}) =>
+    app.inject({ method: 'POST', url: '/api/probe', payload: payload as string, headers });
+
+  it('accepts a valid body', async () => {
+    const res = await post({ age: 30, sex: 'male' });
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('gives 400 ValidationError with loc naming the field', async () => {
+    const res = await post({ age: 101, sex: 'male' });
+    expect(res.statusCode).toBe(400);
+    const body = res.json();
+    expect(body).toMatchObject({ error: 'ValidationError', message: 'Invalid input data' });
+    expect(body.details.errors).toEqual([expect.objectContaining({ loc: ['age'], type: 'too_big' })]);
+    expect(typeof body.details.errors[0].msg).toBe('string');
+  });
+
+  it('names nested paths, missing fields, wrong types and extra fields', async () => {
+    const res = await post({ age: 'old', items: [{ n: 1 }, { n: 1.5 }], extra: 1 });
+    const locs = res.json().details.errors.map((e: { loc: string[] }) => e.loc.join('.'));
+    expect(locs).toEqual(expect.arrayContaining(['age', 'sex', 'items.1.n', 'extra']));
+  });
+
+  it('gives 400 InvalidJSON for a body that is not JSON', async () => {
+    const res = await post('{"age": 3,', { 'content-type': 'application/json' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error: 'InvalidJSON' });
+  });
+
+  it('gives 400 for an empty JSON body and 415 for another media type', async () => {
+    const empty = await post('', { 'content-type': 'application/json' });
+    expect(empty.statusCode).toBe(400);
+    const xml = await post('<a/>', { 'content-type': 'application/xml' });
+    expect(xml.statusCode).toBe(415);
+    expect(xml.json().error).toBe('UnsupportedMediaType');
+  });
+
+  it('gives 413 for a body over the limit', async () => {
+    const res = await post(JSON.stringify({ age: 1, sex: 'male', pad: 'x'.repeat(2 * 1024 * 1024) }), {
+      'content-type': 'application/json',
+    });
+    expect(res.statusCode).toBe(413);
+    expect(res.json().error).toBe('PayloadTooLarge');
+  });
+
+  it('gives a JSON 404 for unknown /api paths, even to browsers', async () => {
+    const res = await app.inject({ url: '/api/nothing-here', headers: { accept: 'text/html' } });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ error: 'NotFound', details: { path: '/api/nothing-here' } });
+  });
+
+  it('gives browsers an HTML 404 page elsewhere', async () => {
+    const res = await app.inject({ url: '/nowhere', headers: { accept: 'text/html,application/xhtml+xml' } });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+    expect(res.body).toContain('Page not found');
+    expect(res.body).toContain('<html lang="en">');
+  });
+
+  it('hides internals in 500 bodies', async () => {
+    const res = await app.inject({ url: '/api/boom' });
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toMatchObject({ error: 'InternalServerError', details: { request_id: expect.any(String) } });
+    expect(res.body).not.toContain('secret internal detail');
+    expect(res.body).not.toContain('.ts:');
+  });
+});

@@ -1,0 +1,62 @@
+import { spawn } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyInstance } from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../src/infra/paths.js';
+import { makeApp, tempDir } from '../helpers/app.js';
+
+async function slowRoute(app: FastifyInstance) {
+  app.get('/api/slow', async () => {
+    await sleep(400);
+    return { done: true };
+  });
+}
+
+describe('graceful shutdown', () => {
+  it('lets an in-flight request finish when the app closes', async () => {
+    const app = await makeApp({}, { plugins: [slowRoute] });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as { port: number };
+    const inFlight = fetch(`http://127.0.0.1:${port}/api/slow`).then(async (r) => ({ status: r.status, body: await r.json() }));
+    await sleep(100);
+    const closing = app.close();
+    const res = await inFlight;
+    await closing;
+    expect(res).toEqual({ status: 200, body: { done: true } });
+    await expect(fetch(`http://127.0.0.1:${port}/live`)).rejects.toThrow();
+  });
+
+  it('the server process exits 0 on SIGTERM after logging its shutdown', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: tempDir(), LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const deadline = Date.now() + 20_000;
+    while (!out.includes('Server listening') && Date.now() < deadline) await sleep(50);
+    expect(out).toContain('Server listening');
+    const port = /listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(out)?.[1];
+    expect((await fetch(`http://127.0.0.1:${port}/live`)).status).toBe(200);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(out).toContain('shutting down');
+    expect(out).toContain('"msg":"closed"');
+  });
+
+  it('refuses to start with invalid config and names the variable', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, PORT: 'not-a-port', DATA_DIR: tempDir() },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+    expect(code).toBe(78);
+    expect(err).toMatch(/PORT/);
+  });
+});

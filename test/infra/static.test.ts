@@ -1,0 +1,43 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeApp } from '../helpers/app.js';
+
+describe('static files', () => {
+  let app: Awaited<ReturnType<typeof makeApp>>;
+  beforeAll(async () => {
+    app = await makeApp();
+  });
+  afterAll(() => app.close());
+
+  it('serves files under /static', async () => {
+    const res = await app.inject({ url: '/static/css/site.css' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/text\/css/);
+  });
+
+  it('serves generated images from the data directory', async () => {
+    writeFileSync(join(app.config.DATA_DIR, 'images', 'probe.png'), 'png-bytes');
+    const res = await app.inject({ url: '/static/images/probe.png' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe('png-bytes');
+  });
+
+  it.each([
+    '/static/../package.json',
+    '/static/%2e%2e/package.json',
+    '/static/%2E%2E%2Fpackage.json',
+    '/static/..%2fpackage.json',
+    '/static/css/../../package.json',
+    '/static/images/../../package.json',
+    '/static/images/%2e%2e%2f%2e%2e%2fpackage.json',
+    '/static/%252e%252e/package.json',
+    '/static/..\\package.json',
+    '/static/.env',
+  ])('refuses %s', async (url) => {
+    const res = await app.inject({ url });
+    expect(res.statusCode).toBeGreaterThanOrEqual(400);
+    expect(res.statusCode).toBeLessThan(500);
+    expect(res.body).not.toContain('"devDependencies"');
+  });
+});
