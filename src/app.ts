@@ -9,6 +9,7 @@ import httpExtras from './infra/http-extras.js';
 import { createLogger, requestLog } from './infra/logging.js';
 import staticFiles from './infra/static-files.js';
 import swagger from './infra/swagger.js';
+import survival from './survival/routes.js';
 import pages, { renderNotFound } from './web/pages.js';
 
 export interface BuildOptions {
@@ -61,6 +62,9 @@ export async function buildApp(opts: BuildOptions = {}) {
   await app.register(staticFiles, { imagesDir });
   await app.register(health);
   await app.register(pages);
+
+  // Domains, in a fixed order.
+  await app.register(survival);
 
   for (const plugin of opts.plugins ?? []) await app.register(plugin);
   await app.ready();

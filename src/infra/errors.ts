@@ -55,6 +55,18 @@ export function issuesToErrors(issues: readonly IssueLike[], prefix: string[] = 
   return out;
 }
 
+/** zod reports an absent enum field as a bad option; tell the client plainly that the field is missing. */
+function markMissing(errors: ValidationIssue[], input: unknown, skip: number): ValidationIssue[] {
+  return errors.map((e) => {
+    if (e.type === 'unrecognized_keys' || e.loc.length <= skip) return e;
+    let parent: unknown = input;
+    for (const key of e.loc.slice(skip, -1)) parent = (parent as Record<string, unknown> | null)?.[key];
+    const last = e.loc[e.loc.length - 1]!;
+    const isMissing = parent !== null && typeof parent === 'object' && !Object.hasOwn(parent, last);
+    return isMissing ? { ...e, msg: 'Field required', type: 'missing' } : e;
+  });
+}
+
 export function validationBody(errors: ValidationIssue[]): ErrorBody {
   return { error: 'ValidationError', message: 'Invalid input data', details: { errors } };
 }
@@ -104,8 +116,10 @@ async function errorsPlugin(app: FastifyInstance, opts: ErrorHandlerOptions) {
         message: v.message ?? 'Invalid value',
         keys: (v.params as { keys?: string[] }).keys,
       }));
-      const prefix = err.validationContext === 'body' ? [] : [err.validationContext ?? 'request'];
-      return reply.code(400).send(validationBody(issuesToErrors(issues, prefix)));
+      const context = err.validationContext ?? 'body';
+      const prefix = context === 'body' ? [] : [context];
+      const input = (request as unknown as Record<string, unknown>)[context];
+      return reply.code(400).send(validationBody(markMissing(issuesToErrors(issues, prefix), input, prefix.length)));
     }
     const known = err.code ? FASTIFY_CLIENT_ERRORS[err.code] : undefined;
     if (known) {

@@ -1,0 +1,101 @@
+// zod schemas of the survival API: they validate requests, type the handlers and generate the OpenAPI document.
+import { z } from 'zod';
+
+export const ErrorSchema = z
+  .object({
+    error: z.string().describe('error kind'),
+    message: z.string().describe('description'),
+    details: z.record(z.string(), z.unknown()).describe('extra information'),
+  })
+  .meta({ id: 'Error' });
+
+export const PassengerFields = {
+  pclass: z.union([z.literal(1), z.literal(2), z.literal(3)]).describe('passenger class'),
+  sex: z.enum(['male', 'female']).describe('gender'),
+  age: z.number().min(0).max(100).describe('age in years'),
+  sibsp: z.int().min(0).max(10).describe('siblings/spouses aboard'),
+  parch: z.int().min(0).max(10).describe('parents/children aboard'),
+  embarked: z.enum(['S', 'C', 'Q']).describe('embarkation port: S = Southampton, C = Cherbourg, Q = Queenstown'),
+  cabin_multiple: z
+    .union([z.literal(0), z.literal(1)])
+    .default(0)
+    .describe('1 when the passenger held several cabins'),
+  name_title: z
+    .string()
+    .trim()
+    .min(1)
+    .max(40)
+    .default('Mr')
+    .describe('title from the name (Mr, Mrs, Miss, Master, ...); unknown titles join the model\'s rare-title group'),
+};
+
+export const PassengerSchema = z.strictObject(PassengerFields).meta({ id: 'Passenger' });
+
+export const PredictionSchema = z
+  .object({
+    prediction: z.union([z.literal(0), z.literal(1)]).describe('0 = did not survive, 1 = survived'),
+    probability: z.number().min(0).max(1).describe('survival probability'),
+    confidence: z.enum(['low', 'medium', 'high']),
+    inferred_fare: z.number().describe('fare inferred from class and family size'),
+    family_size: z.int().describe('sibsp + parch + 1'),
+    message: z.string(),
+    model_version: z.string(),
+  })
+  .meta({ id: 'Prediction' });
+
+export const BatchRequestSchema = z
+  .strictObject({
+    passengers: z.array(PassengerSchema).min(1).max(1000).describe('1 to 1,000 passengers'),
+  })
+  .meta({ id: 'BatchRequest' });
+
+export const BatchResponseSchema = z
+  .object({
+    model_version: z.string(),
+    count: z.int(),
+    predictions: z.array(PredictionSchema).describe('one result per passenger, in order'),
+  })
+  .meta({ id: 'BatchResponse' });
+
+/**
+ * CSV cells arrive as numbers, numeric strings, empty strings or null; the last two mean "missing".
+ * The union stays on the input side, so the OpenAPI document shows every accepted form.
+ */
+const csvNumber = <T extends z.ZodType<unknown, number | null>>(target: T) =>
+  z
+    .union([z.number(), z.string().regex(/^\s*(-?\d+(\.\d+)?)?\s*$/, 'expected a number'), z.null()])
+    .transform((v) => (v === null || (typeof v === 'string' && v.trim() === '') ? null : Number(v)))
+    .pipe(target);
+const optionalText = z.union([z.string().max(200), z.null()]).optional();
+
+export const KagglePassengerSchema = z
+  .strictObject({
+    PassengerId: csvNumber(z.int().min(0).nullable()).optional(),
+    Survived: z.unknown().optional().describe('ignored (present in the training CSV)'),
+    Pclass: csvNumber(z.union([z.literal(1), z.literal(2), z.literal(3)])),
+    Name: z.string().min(1).max(200).describe('"Surname, Title. Given names": the title is taken from it'),
+    Sex: z.enum(['male', 'female']),
+    Age: csvNumber(z.number().min(0).max(100).nullable()).optional().describe('missing: imputed by title'),
+    SibSp: csvNumber(z.int().min(0).max(10)),
+    Parch: csvNumber(z.int().min(0).max(10)),
+    Ticket: optionalText.describe('ignored'),
+    Fare: csvNumber(z.number().nullable())
+      .optional()
+      .describe('ignored: the model uses the fare inferred from class and family size'),
+    Cabin: optionalText.describe('several cabins ("C23 C25") set cabin_multiple'),
+    Embarked: z
+      .union([z.enum(['S', 'C', 'Q']), z.literal(''), z.null()])
+      .transform((v) => v || null)
+      .optional()
+      .describe('missing: the most common port, S'),
+  })
+  .meta({ id: 'KagglePassenger' });
+
+export const KagglePredictionSchema = PredictionSchema.extend({
+  PassengerId: z.int().nullable(),
+  name_title: z.string().describe('title read from Name'),
+  imputed: z.array(z.string()).describe('fields that were missing and filled in as in training'),
+}).meta({ id: 'KagglePrediction' });
+
+export type PassengerInput = z.output<typeof PassengerSchema>;
+export type Prediction = z.output<typeof PredictionSchema>;
