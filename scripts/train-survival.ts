@@ -7,6 +7,7 @@ import { fromRoot } from '../src/infra/paths.js';
 import { type Ensemble, type GbdtParams, predictRaw, rng, sigmoid, trainGbdt } from '../src/survival/gbdt.js';
 import { type Metrics, allMetrics, calibration } from '../src/survival/metrics.js';
 import { ensembleToOnnx } from '../src/survival/onnx-trees.js';
+import { shapValues } from '../src/survival/explain/treeshap.js';
 import { fitPreprocessor, passengerFromKaggle, toFeatures } from '../src/survival/preprocess.js';
 import { type LabelledRow, readTitanic } from './lib/titanic-data.js';
 
@@ -124,6 +125,12 @@ function main() {
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, 'model.onnx'), ensembleToOnnx(model, { featureNames: pre.features, version: MODEL_VERSION }));
   writeFileSync(join(out, 'preprocessor.json'), `${JSON.stringify(pre, null, 2)}\n`);
+  // Global importance: mean |Shapley value| per feature over the training passengers.
+  const totals = new Float64Array(pre.features.length);
+  for (const x of X) shapValues(model, x).forEach((v, i) => (totals[i] = totals[i]! + Math.abs(v)));
+  const globalImportance = Object.fromEntries(
+    pre.features.map((f, i) => [f, Math.round((totals[i]! / X.length) * 1e6) / 1e6] as const).sort((a, b) => b[1] - a[1]),
+  );
   const trainedAt = process.env.SOURCE_DATE_EPOCH
     ? new Date(Number(process.env.SOURCE_DATE_EPOCH) * 1000)
     : new Date();
@@ -142,6 +149,7 @@ function main() {
     },
     cv_metrics: { mean: chosen.mean, sd: chosen.sd },
     calibration: { ece: cal.ece, bins: cal.bins },
+    global_importance: globalImportance,
     notes: [
       'The API has no fare: the model is trained on inferred_fare (median fare by class and family size), the same rule serving uses.',
       'Missing training ages are imputed by the median age of the title group.',

@@ -9,6 +9,7 @@ import httpExtras from './infra/http-extras.js';
 import { createLogger, requestLog } from './infra/logging.js';
 import staticFiles from './infra/static-files.js';
 import swagger from './infra/swagger.js';
+import type { CanvasModule } from './survival/plots/draw.js';
 import survival from './survival/routes.js';
 import pages, { renderNotFound } from './web/pages.js';
 
@@ -20,6 +21,8 @@ export interface BuildOptions {
   logger?: boolean;
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: NodeJS.WritableStream;
+  /** Replaceable dependencies (tests use these to prove failure paths). */
+  deps?: { loadCanvas?: () => Promise<CanvasModule> };
   /** Extra plugins registered after the domains (tests use this for probe routes). */
   plugins?: ((app: FastifyInstance) => Promise<void>)[];
 }
@@ -64,7 +67,7 @@ export async function buildApp(opts: BuildOptions = {}) {
   await app.register(pages);
 
   // Domains, in a fixed order.
-  await app.register(survival);
+  await app.register(survival, { imagesDir, ...(opts.deps?.loadCanvas ? { loadCanvas: opts.deps.loadCanvas } : {}) });
 
   for (const plugin of opts.plugins ?? []) await app.register(plugin);
   await app.ready();

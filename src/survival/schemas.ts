@@ -99,3 +99,51 @@ export const KagglePredictionSchema = PredictionSchema.extend({
 
 export type PassengerInput = z.output<typeof PassengerSchema>;
 export type Prediction = z.output<typeof PredictionSchema>;
+
+const featureMap = (what: string) => z.record(z.string(), z.number()).describe(what);
+
+export const ExplanationValuesSchema = z
+  .object({
+    base_value: z.number().describe('expected model output over the training passengers, in log-odds'),
+    raw_output: z.number().describe('model output for this passenger, in log-odds (base_value + sum of shap_values)'),
+    shap_values: featureMap('Shapley value of every feature (log-odds); positive raises survival'),
+    feature_values: featureMap('the value of each feature as the model saw it'),
+    top_features: featureMap('the five largest Shapley values by magnitude, signed'),
+  })
+  .meta({ id: 'ExplanationValues' });
+
+export const PredictRequestSchema = z
+  .strictObject({
+    ...PassengerFields,
+    explain: z.boolean().default(false).describe('also return the Shapley values (no image)'),
+  })
+  .meta({ id: 'PredictRequest' });
+
+export const PredictResponseSchema = PredictionSchema.extend({
+  explanation: ExplanationValuesSchema.optional().describe('present when explain is true'),
+}).meta({ id: 'PredictResponse' });
+
+export const PlotTypeSchema = z.enum(['waterfall', 'force', 'bar']);
+
+export const ExplainRequestSchema = z
+  .strictObject({
+    ...PassengerFields,
+    plot_type: PlotTypeSchema.default('waterfall').describe('waterfall (default), force or bar'),
+  })
+  .meta({ id: 'ExplainRequest' });
+
+export const ExplainResponseSchema = ExplanationValuesSchema.extend({
+  prediction: z.union([z.literal(0), z.literal(1)]),
+  probability: z.number(),
+  explanation_image_url: z.string().describe('/static/images/shap_explanation_<YYYYMMDD>_<HHMMSS>_<unique>.png'),
+  plot_type: PlotTypeSchema,
+  model_version: z.string(),
+}).meta({ id: 'ExplainResponse' });
+
+export const ModelInfoSchema = z
+  .object({
+    card: z.record(z.string(), z.unknown()).describe('the model card: data, features, hyper-parameters, metrics'),
+    global_importance: featureMap('mean |Shapley value| per feature over the training set'),
+    importance_image_url: z.string(),
+  })
+  .meta({ id: 'ModelInfo' });

@@ -1,0 +1,109 @@
+// Explanations: Shapley values from the served ONNX trees, and the plot saved to the images folder.
+import { AppError } from '../../infra/errors.js';
+import { type Ensemble, predictRaw } from '../gbdt.js';
+import { ensembleFromOnnx } from '../onnx-trees.js';
+import { type Passenger, toFeatures } from '../preprocess.js';
+import type { SurvivalService } from '../service.js';
+import { type CanvasModule, dependencyError } from '../plots/draw.js';
+import { type PlotType, renderImportance, renderPlot } from '../plots/plots.js';
+import type { ImageStore } from './image-store.js';
+import { expectedValue, shapValues } from './treeshap.js';
+
+export interface ExplanationValues {
+  base_value: number;
+  raw_output: number;
+  shap_values: Record<string, number>;
+  feature_values: Record<string, number>;
+  top_features: Record<string, number>;
+}
+
+const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
+
+export class Explainer {
+  private trees: { model: Ensemble; base: number; names: string[] } | null = null;
+  private canvas: Promise<CanvasModule> | null = null;
+  private importancePng: Buffer | null = null;
+
+  constructor(
+    private readonly survival: SurvivalService,
+    private readonly store: ImageStore,
+    private readonly loadCanvas: () => Promise<CanvasModule>,
+  ) {}
+
+  /** Trees parsed once from the very bytes ONNX Runtime serves. */
+  private ensemble() {
+    if (this.trees) return this.trees;
+    const bytes = this.survival.modelBytes;
+    const params = this.survival.preprocessor;
+    if (!bytes || !params) {
+      throw new AppError(500, 'ExplanationError', 'The model is not loaded, so nothing can be explained', {
+        exception: this.survival.status().error ?? 'model not loaded',
+      });
+    }
+    const { model } = ensembleFromOnnx(bytes);
+    this.trees = { model, base: expectedValue(model), names: params.features };
+    return this.trees;
+  }
+
+  values(passenger: Passenger): ExplanationValues {
+    const { model, base, names } = this.ensemble();
+    const x = toFeatures(this.survival.preprocessor!, passenger);
+    const phi = shapValues(model, x);
+    const shap_values = Object.fromEntries(names.map((n, i) => [n, r6(phi[i]!)]));
+    const top = names
+      .map((n, i) => [n, phi[i]!] as const)
+      .sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]))
+      .slice(0, 5);
+    return {
+      base_value: r6(base),
+      raw_output: r6(predictRaw(model, x)),
+      shap_values,
+      feature_values: Object.fromEntries(names.map((n, i) => [n, r6(x[i]!)])),
+      top_features: Object.fromEntries(top.map(([n, v]) => [n, r6(v)])),
+    };
+  }
+
+  /** The canvas library, loaded on first use; a failed load is retried on the next request. */
+  private async plotting(): Promise<CanvasModule> {
+    this.canvas ??= this.loadCanvas().catch((err: unknown) => {
+      this.canvas = null;
+      throw dependencyError(err);
+    });
+    return this.canvas;
+  }
+
+  async explain(passenger: Passenger, plotType: PlotType) {
+    const canvas = await this.plotting();
+    const [prediction] = await this.survival.predict([passenger]);
+    let values: ExplanationValues;
+    let image: string;
+    try {
+      values = this.values(passenger);
+      const png = renderPlot(canvas, plotType, {
+        contributions: Object.keys(values.shap_values).map((n) => ({ name: n, value: values.feature_values[n]!, shap: values.shap_values[n]! })),
+        baseValue: values.base_value,
+        rawOutput: values.raw_output,
+        probability: prediction!.probability,
+      });
+      image = await this.store.save(png);
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      throw new AppError(500, 'ExplanationError', 'An error occurred while explaining the prediction', {
+        exception: (err as Error).message,
+      });
+    }
+    return {
+      prediction: prediction!.prediction,
+      probability: prediction!.probability,
+      explanation_image_url: `/static/images/${image}`,
+      plot_type: plotType,
+      model_version: prediction!.model_version,
+      ...values,
+    };
+  }
+
+  async importancePlot(importance: Record<string, number>): Promise<Buffer> {
+    this.importancePng ??= renderImportance(await this.plotting(), importance, this.survival.version);
+    return this.importancePng;
+  }
+}

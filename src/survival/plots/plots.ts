@@ -1,0 +1,225 @@
+// The three explanation plots (waterfall, force, bar), drawn with @napi-rs/canvas and encoded as PNG.
+import { sigmoid } from '../gbdt.js';
+import { type CanvasModule, COLORS, type Ctx, FONT, axis, drawTitle, drawXAxis, fmtSigned, fmtValue } from './draw.js';
+
+export interface Contribution {
+  name: string;
+  value: number;
+  shap: number;
+}
+
+export interface PlotInput {
+  contributions: Contribution[];
+  baseValue: number;
+  rawOutput: number;
+  probability: number;
+}
+
+export type PlotType = 'waterfall' | 'force' | 'bar';
+
+const WIDTH = 900;
+const ROW = 34;
+const LABEL_W = 250;
+const pct = (p: number) => `${(p * 100).toFixed(1)}%`;
+
+/** Largest |value| first; beyond `keep`, the rest become one "N other features" row. */
+function topWithOther(cs: Contribution[], keep: number): (Contribution & { other?: number })[] {
+  const sorted = [...cs].sort((a, b) => Math.abs(b.shap) - Math.abs(a.shap));
+  if (sorted.length <= keep) return sorted;
+  const rest = sorted.slice(keep - 1);
+  return [...sorted.slice(0, keep - 1), { name: `${rest.length} other features`, value: NaN, shap: rest.reduce((s, c) => s + c.shap, 0), other: rest.length }];
+}
+
+const label = (c: Contribution & { other?: number }) => (c.other ? c.name : `${c.name} = ${fmtValue(c.value)}`);
+
+function page(canvas: CanvasModule, height: number): { ctx: Ctx; done: () => Buffer } {
+  const surface = canvas.createCanvas(WIDTH, height);
+  const ctx = surface.getContext('2d');
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(0, 0, WIDTH, height);
+  return { ctx, done: () => surface.toBuffer('image/png') };
+}
+
+function subtitle(input: PlotInput): string {
+  return `Base value E[f(x)] = ${input.baseValue.toFixed(2)} (p = ${pct(sigmoid(input.baseValue))}), ` +
+    `model output f(x) = ${input.rawOutput.toFixed(2)} (p = ${pct(input.probability)}). Red raises survival, blue lowers it.`;
+}
+
+function waterfall(canvas: CanvasModule, input: PlotInput): Buffer {
+  const rows = topWithOther(input.contributions, 10);
+  const top = 80;
+  const height = top + rows.length * ROW + 70;
+  const { ctx, done } = page(canvas, height);
+  drawTitle(ctx, WIDTH, `Survival probability ${pct(input.probability)}: contribution of each feature`, subtitle(input));
+  // Bottom row (smallest) starts at the base value; the top row ends at f(x).
+  const starts: number[] = [];
+  let cum = input.baseValue;
+  for (let i = rows.length - 1; i >= 0; i--) {
+    starts[i] = cum;
+    cum += rows[i]!.shap;
+  }
+  const ax = axis(LABEL_W + 20, WIDTH - 40, [input.baseValue, input.rawOutput, ...starts, ...rows.map((r, i) => starts[i]! + r.shap)]);
+  const bottom = top + rows.length * ROW;
+  drawXAxis(ctx, ax, top - 8, bottom, 'model output (log-odds of survival)');
+  for (const [v, name] of [[input.baseValue, 'E[f(x)]'], [input.rawOutput, 'f(x)']] as const) {
+    ctx.setLineDash([4, 4]);
+    ctx.strokeStyle = COLORS.muted;
+    ctx.beginPath();
+    ctx.moveTo(ax.toPx(v), top - 8);
+    ctx.lineTo(ax.toPx(v), bottom);
+    ctx.stroke();
+    ctx.setLineDash([]);
+    ctx.fillStyle = COLORS.muted;
+    ctx.font = `12px ${FONT}`;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'bottom';
+    ctx.fillText(`${name} = ${v.toFixed(2)}`, ax.toPx(v), top - 10);
+  }
+  rows.forEach((r, i) => {
+    const y = top + i * ROW;
+    const a = ax.toPx(starts[i]!);
+    const b = ax.toPx(starts[i]! + r.shap);
+    ctx.fillStyle = r.shap >= 0 ? COLORS.positive : COLORS.negative;
+    ctx.fillRect(Math.min(a, b), y + 6, Math.max(2, Math.abs(b - a)), ROW - 12);
+    ctx.font = `13px ${FONT}`;
+    ctx.textBaseline = 'middle';
+    ctx.fillStyle = COLORS.text;
+    ctx.textAlign = 'right';
+    ctx.fillText(label(r), LABEL_W, y + ROW / 2, LABEL_W - 10);
+    ctx.textAlign = r.shap >= 0 ? 'left' : 'right';
+    ctx.fillText(fmtSigned(r.shap), r.shap >= 0 ? Math.max(a, b) + 5 : Math.min(a, b) - 5, y + ROW / 2);
+  });
+  return done();
+}
+
+function bar(canvas: CanvasModule, input: PlotInput): Buffer {
+  const rows = [...input.contributions].sort((a, b) => Math.abs(b.shap) - Math.abs(a.shap)).filter((c, i) => i < 12 || c.shap !== 0);
+  const shown = rows.slice(0, 15);
+  const top = 80;
+  const height = top + shown.length * ROW + 70;
+  const { ctx, done } = page(canvas, height);
+  drawTitle(ctx, WIDTH, `Feature importance for this passenger (survival ${pct(input.probability)})`, 'Magnitude of each Shapley value in log-odds; red raises survival, blue lowers it.');
+  const ax = axis(LABEL_W + 20, WIDTH - 60, [0, ...shown.map((r) => Math.abs(r.shap))], 0.02);
+  ax.min = 0;
+  const bottom = top + shown.length * ROW;
+  drawXAxis(ctx, ax, top - 8, bottom, '|Shapley value| (log-odds)');
+  shown.forEach((r, i) => {
+    const y = top + i * ROW;
+    ctx.fillStyle = r.shap >= 0 ? COLORS.positive : COLORS.negative;
+    ctx.fillRect(ax.toPx(0), y + 6, Math.max(1, ax.toPx(Math.abs(r.shap)) - ax.toPx(0)), ROW - 12);
+    ctx.font = `13px ${FONT}`;
+    ctx.textBaseline = 'middle';
+    ctx.fillStyle = COLORS.text;
+    ctx.textAlign = 'right';
+    ctx.fillText(label(r), LABEL_W, y + ROW / 2, LABEL_W - 10);
+    ctx.textAlign = 'left';
+    ctx.fillText(fmtSigned(r.shap), ax.toPx(Math.abs(r.shap)) + 5, y + ROW / 2);
+  });
+  return done();
+}
+
+function force(canvas: CanvasModule, input: PlotInput): Buffer {
+  const height = 300;
+  const { ctx, done } = page(canvas, height);
+  drawTitle(ctx, WIDTH, `Forces on the prediction: survival ${pct(input.probability)}`, subtitle(input));
+  const pos = input.contributions.filter((c) => c.shap > 0).sort((a, b) => b.shap - a.shap);
+  const neg = input.contributions.filter((c) => c.shap < 0).sort((a, b) => a.shap - b.shap);
+  const sumPos = pos.reduce((s, c) => s + c.shap, 0);
+  const sumNeg = neg.reduce((s, c) => s + c.shap, 0);
+  // Red pushes up from the left and ends at f(x); blue pushes down from the right and ends at f(x).
+  const ax = axis(40, WIDTH - 40, [input.rawOutput - sumPos, input.rawOutput - sumNeg, input.baseValue]);
+  const y = 120;
+  const h = 36;
+  drawXAxis(ctx, ax, 90, 230, 'model output (log-odds of survival)');
+  const segment = (c: Contribution, from: number, color: string, labelBelow: boolean) => {
+    const a = ax.toPx(from);
+    const b = ax.toPx(from + Math.abs(c.shap));
+    ctx.fillStyle = color;
+    ctx.fillRect(a, y, b - a, h);
+    ctx.strokeStyle = '#ffffff';
+    ctx.lineWidth = 2;
+    ctx.strokeRect(a, y, b - a, h);
+    if (b - a > 46 && labelBelow) {
+      ctx.save();
+      ctx.translate((a + b) / 2, y + h + 8);
+      ctx.rotate(Math.PI / 7);
+      ctx.fillStyle = COLORS.text;
+      ctx.font = `12px ${FONT}`;
+      ctx.textAlign = 'left';
+      ctx.textBaseline = 'top';
+      ctx.fillText(`${c.name} = ${fmtValue(c.value)} (${fmtSigned(c.shap)})`, 0, 0);
+      ctx.restore();
+    }
+  };
+  let at = input.rawOutput - sumPos;
+  for (const c of [...pos].reverse()) {
+    segment(c, at, COLORS.positive, true);
+    at += c.shap;
+  }
+  at = input.rawOutput;
+  for (const c of neg) {
+    segment(c, at, COLORS.negative, true);
+    at += Math.abs(c.shap);
+  }
+  const fx = ax.toPx(input.rawOutput);
+  ctx.fillStyle = COLORS.text;
+  ctx.beginPath();
+  ctx.moveTo(fx, y - 4);
+  ctx.lineTo(fx - 7, y - 16);
+  ctx.lineTo(fx + 7, y - 16);
+  ctx.fill();
+  ctx.font = `bold 13px ${FONT}`;
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'bottom';
+  ctx.fillText(`f(x) = ${input.rawOutput.toFixed(2)}  (p = ${pct(input.probability)})`, fx, y - 18);
+  const bx = ax.toPx(input.baseValue);
+  ctx.strokeStyle = COLORS.muted;
+  ctx.setLineDash([4, 4]);
+  ctx.beginPath();
+  ctx.moveTo(bx, y - 6);
+  ctx.lineTo(bx, y + h + 6);
+  ctx.stroke();
+  ctx.setLineDash([]);
+  ctx.font = `12px ${FONT}`;
+  ctx.fillStyle = COLORS.muted;
+  ctx.textBaseline = 'top';
+  ctx.fillText(`base ${input.baseValue.toFixed(2)}`, bx, y + h + 44);
+  ctx.textAlign = 'left';
+  ctx.fillStyle = COLORS.positive;
+  ctx.fillText(`\u25A0 raises survival (${fmtSigned(sumPos)})`, 40, 268);
+  ctx.fillStyle = COLORS.negative;
+  ctx.fillText(`\u25A0 lowers survival (${fmtSigned(sumNeg)})`, 300, 268);
+  return done();
+}
+
+export function renderPlot(canvas: CanvasModule, type: PlotType, input: PlotInput): Buffer {
+  if (type === 'force') return force(canvas, input);
+  if (type === 'bar') return bar(canvas, input);
+  return waterfall(canvas, input);
+}
+
+/** Global importance: mean |Shapley value| per feature over the training set. */
+export function renderImportance(canvas: CanvasModule, importance: Record<string, number>, version: string): Buffer {
+  const rows = Object.entries(importance).sort((a, b) => b[1] - a[1]);
+  const top = 80;
+  const height = top + rows.length * 26 + 70;
+  const { ctx, done } = page(canvas, height);
+  drawTitle(ctx, WIDTH, `Global feature importance (model ${version})`, 'Mean |Shapley value| over the training passengers, in log-odds.');
+  const ax = axis(LABEL_W + 20, WIDTH - 60, [0, ...rows.map((r) => r[1])], 0.02);
+  ax.min = 0;
+  const bottom = top + rows.length * 26;
+  drawXAxis(ctx, ax, top - 8, bottom, 'mean |Shapley value| (log-odds)');
+  rows.forEach(([name, v], i) => {
+    const y = top + i * 26;
+    ctx.fillStyle = '#5b6bbf';
+    ctx.fillRect(ax.toPx(0), y + 4, Math.max(1, ax.toPx(v) - ax.toPx(0)), 18);
+    ctx.font = `13px ${FONT}`;
+    ctx.textBaseline = 'middle';
+    ctx.fillStyle = COLORS.text;
+    ctx.textAlign = 'right';
+    ctx.fillText(name, LABEL_W, y + 13);
+    ctx.textAlign = 'left';
+    ctx.fillText(v.toFixed(3), ax.toPx(v) + 5, y + 13);
+  });
+  return done();
+}
