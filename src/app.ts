@@ -12,6 +12,7 @@ import swagger from './infra/swagger.js';
 import type { CanvasModule } from './survival/plots/draw.js';
 import survival from './survival/routes.js';
 import pages, { renderNotFound } from './web/pages.js';
+import predictionPages from './web/prediction.js';
 
 export interface BuildOptions {
   /** A complete config; when absent it is loaded from the environment and config/ with `overrides` on top. */
@@ -68,6 +69,7 @@ export async function buildApp(opts: BuildOptions = {}) {
 
   // Domains, in a fixed order.
   await app.register(survival, { imagesDir, ...(opts.deps?.loadCanvas ? { loadCanvas: opts.deps.loadCanvas } : {}) });
+  await app.register(predictionPages);
 
   for (const plugin of opts.plugins ?? []) await app.register(plugin);
   await app.ready();

@@ -13,7 +13,7 @@ export interface NavLink {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    pages: { addLink(link: NavLink, description: string): void };
+    pages: { addLink(link: NavLink, description: string, facts?: () => string[]): void };
   }
   interface FastifyReply {
     page(template: string, title: string, data?: Record<string, unknown>): FastifyReply;
@@ -27,10 +27,10 @@ async function pagesPlugin(app: FastifyInstance) {
   const eta = new Eta({ views: VIEWS, autoEscape: true, cache: true });
   await app.register(view, { engine: { eta }, root: VIEWS, viewExt: 'eta', layout: 'layout' });
 
-  const domains: { link: NavLink; description: string }[] = [];
+  const domains: { link: NavLink; description: string; facts: () => string[] }[] = [];
   app.decorate('pages', {
-    addLink(link: NavLink, description: string) {
-      domains.push({ link, description });
+    addLink(link: NavLink, description: string, facts: () => string[] = () => []) {
+      domains.push({ link, description, facts });
     },
   });
   app.decorateReply('page', function (this: FastifyReply, template: string, title: string, data = {}) {
@@ -39,7 +39,10 @@ async function pagesPlugin(app: FastifyInstance) {
   });
 
   app.get('/', { schema: { hide: true } }, (_request, reply) =>
-    reply.page('index', 'Home', { domains, health: app.health.components() }),
+    reply.page('index', 'Home', {
+      domains: domains.map((d) => ({ ...d, facts: d.facts() })),
+      health: app.health.components(),
+    }),
   );
 }
 

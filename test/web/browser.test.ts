@@ -1,0 +1,155 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fromRoot } from '../../src/infra/paths.js';
+import { makeApp, tempDir } from '../helpers/app.js';
+import { launchBrowser } from '../helpers/browser.js';
+
+// UPDATE_SCREENSHOTS=1 writes the README's screenshots; otherwise they go to a temporary folder.
+const shots = process.env.UPDATE_SCREENSHOTS ? fromRoot('docs/images') : tempDir('shots-');
+mkdirSync(shots, { recursive: true });
+
+let app: Awaited<ReturnType<typeof makeApp>>;
+let base: string;
+let browser: Browser;
+
+beforeAll(async () => {
+  app = await makeApp();
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+describe.each([
+  ['with JavaScript', true],
+  ['without JavaScript', false],
+])('web pages %s', (_label, javaScriptEnabled) => {
+  let context: BrowserContext;
+  let page: Page;
+  const dialogs: string[] = [];
+  const suffix = javaScriptEnabled ? '' : '-nojs';
+
+  beforeAll(async () => {
+    context = await browser.newContext({ javaScriptEnabled, viewport: { width: 1100, height: 900 } });
+    page = await context.newPage();
+    page.on('dialog', async (d) => {
+      dialogs.push(d.message());
+      await d.dismiss();
+    });
+  });
+  afterAll(() => context.close());
+
+  async function fill(values: Record<string, string>) {
+    for (const [name, value] of Object.entries(values)) {
+      const tag = await page.locator(`#${name}`).evaluate((el) => el.tagName).catch(() => 'INPUT');
+      if (tag === 'SELECT') await page.selectOption(`#${name}`, value);
+      else await page.fill(`#${name}`, value);
+    }
+  }
+
+  it('serves the landing page and its links work', async () => {
+    const res = await page.goto(`${base}/`);
+    expect(res?.status()).toBe(200);
+    expect(await page.title()).toMatch(/Home/);
+    expect(await page.getAttribute('html', 'lang')).toBe('en');
+    await expect(page.locator('main').innerText()).resolves.toMatch(/Model 1\.0\.0/);
+    if (!suffix) await page.screenshot({ path: join(shots, 'page-home.png'), fullPage: true });
+
+    await page.click('main a[href="/prediction"]');
+    expect(new URL(page.url()).pathname).toBe('/prediction');
+    expect(await page.title()).toMatch(/Survival prediction/);
+
+    for (const [href, check] of [
+      ['/api/docs', /Swagger UI/i],
+      ['/health', /"status"/],
+    ] as const) {
+      await page.goto(`${base}/`);
+      const [response] = await Promise.all([page.waitForNavigation(), page.click(`header a[href="${href}"]`)]);
+      expect(response?.status()).toBe(200);
+      expect(await page.content()).toMatch(check);
+    }
+  });
+
+  it('labels every form field', async () => {
+    await page.goto(`${base}/prediction`);
+    const fields = await page.locator('form.passenger input, form.passenger select').all();
+    expect(fields.length).toBe(8);
+    for (const f of fields) {
+      const id = await f.getAttribute('id');
+      expect(await page.locator(`label[for="${id}"]`).count()).toBe(1);
+    }
+    expect(await page.getAttribute('#age', 'max')).toBe('100');
+    expect(await page.locator('#pclass option').allInnerTexts()).toEqual(['1st class', '2nd class', '3rd class']);
+    if (!suffix) await page.screenshot({ path: join(shots, 'page-prediction-form.png'), fullPage: true });
+  });
+
+  it('predicts survival for a first-class woman, with the explanation', async () => {
+    await page.goto(`${base}/prediction`);
+    await fill({ pclass: '1', sex: 'female', age: '29', sibsp: '0', parch: '0', embarked: 'C', name_title: 'Mrs' });
+    const [res] = await Promise.all([page.waitForNavigation(), page.click('button[type="submit"]')]);
+    expect(res?.status()).toBe(200);
+    expect(await page.locator('h1').innerText()).toBe('Likely survived');
+    expect(await page.locator('#outcome').innerText()).toMatch(/Passenger likely survived with \d+\.\d% confidence/);
+    expect(await page.locator('#confidence').innerText()).toBe('high');
+    expect(await page.locator('#family-size').innerText()).toBe('1');
+    const src = await page.getAttribute('img.plot', 'src');
+    expect(src).toMatch(/^\/static\/images\/shap_explanation_/);
+    const img = await page.request.get(`${base}${src}`);
+    expect(img.headers()['content-type']).toBe('image/png');
+    expect(await page.locator('table.top-features tbody tr').count()).toBe(5);
+    if (!suffix) await page.screenshot({ path: join(shots, 'page-prediction-result.png'), fullPage: true });
+  });
+
+  it('predicts death for a third-class man', async () => {
+    await page.goto(`${base}/prediction`);
+    await fill({ pclass: '3', sex: 'male', age: '30', sibsp: '1', parch: '2', embarked: 'S', name_title: 'Mr' });
+    await Promise.all([page.waitForNavigation(), page.click('button[type="submit"]')]);
+    expect(await page.locator('h1').innerText()).toBe('Likely did not survive');
+    expect(await page.locator('#family-size').innerText()).toBe('4');
+  });
+
+  it('shows field errors for out-of-range values and keeps what was typed', async () => {
+    await page.goto(`${base}/prediction`);
+    await fill({ age: '150', sibsp: '11', parch: '-1' });
+    const [res] = await Promise.all([page.waitForNavigation(), page.click('button[type="submit"]')]);
+    expect(res?.status()).toBe(400);
+    expect(await page.locator('#age-error').innerText()).toBe('Enter a number from 0 to 100.');
+    expect(await page.locator('#sibsp-error').innerText()).toBe('Enter a whole number from 0 to 10.');
+    expect(await page.locator('#parch-error').innerText()).toBe('Enter a whole number from 0 to 10.');
+    expect(await page.inputValue('#age')).toBe('150');
+    expect(await page.getAttribute('#age', 'aria-invalid')).toBe('true');
+    expect(await page.locator('#error-summary li').count()).toBe(3);
+    if (!suffix) await page.screenshot({ path: join(shots, 'page-prediction-errors.png'), fullPage: true });
+  });
+
+  it('shows script text inert, in the result and in the error form', async () => {
+    const attack = '<script>alert(1)</script>';
+    await page.goto(`${base}/prediction`);
+    await fill({ name_title: attack });
+    await Promise.all([page.waitForNavigation(), page.click('button[type="submit"]')]);
+    expect(await page.locator('#echo-name_title').innerText()).toBe(attack);
+
+    await page.goto(`${base}/prediction`);
+    await fill({ name_title: `"><img src=x onerror=alert(2)>` });
+    await page.fill('#age', '');
+    await Promise.all([page.waitForNavigation(), page.click('button[type="submit"]')]);
+    expect(await page.inputValue('#name_title')).toBe(`"><img src=x onerror=alert(2)>`);
+    expect(await page.locator('#age-error').innerText()).toMatch(/required/i);
+    expect(await page.locator('main img').count()).toBe(0);
+    expect(dialogs).toEqual([]);
+  });
+
+  it('answers unknown paths with the HTML 404 page', async () => {
+    const res = await page.goto(`${base}/no/such/page`);
+    expect(res?.status()).toBe(404);
+    expect(await page.locator('h1').innerText()).toBe('Page not found');
+    expect(await page.locator('main').innerText()).toContain(`/no/such/page`);
+    if (!suffix) await page.screenshot({ path: join(shots, 'page-not-found.png'), fullPage: true });
+  });
+});
