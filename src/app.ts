@@ -9,7 +9,9 @@ import httpExtras from './infra/http-extras.js';
 import { createLogger, requestLog } from './infra/logging.js';
 import staticFiles from './infra/static-files.js';
 import swagger from './infra/swagger.js';
+import type { ContextOptions } from './movies/context.js';
 import type { CanvasModule } from './survival/plots/draw.js';
+import movies from './movies/routes.js';
 import survival from './survival/routes.js';
 import pages, { renderNotFound } from './web/pages.js';
 import predictionPages from './web/prediction.js';
@@ -24,6 +26,8 @@ export interface BuildOptions {
   logStream?: NodeJS.WritableStream;
   /** Replaceable dependencies (tests use these to prove failure paths). */
   deps?: { loadCanvas?: () => Promise<CanvasModule> };
+  /** Movie collection wiring (tests give a schema, a fake clock, a fast sleep). */
+  movies?: ContextOptions;
   /** Extra plugins registered after the domains (tests use this for probe routes). */
   plugins?: ((app: FastifyInstance) => Promise<void>)[];
 }
@@ -70,6 +74,7 @@ export async function buildApp(opts: BuildOptions = {}) {
   // Domains, in a fixed order.
   await app.register(survival, { imagesDir, ...(opts.deps?.loadCanvas ? { loadCanvas: opts.deps.loadCanvas } : {}) });
   await app.register(predictionPages);
+  await app.register(movies, opts.movies ? { contextOptions: opts.movies } : {});
 
   for (const plugin of opts.plugins ?? []) await app.register(plugin);
   await app.ready();

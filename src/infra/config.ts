@@ -53,6 +53,13 @@ export const ConfigSchema = z
     CORS_ORIGINS: ListSchema.default([]).describe('Allowed CORS origins, comma-separated; empty turns CORS off'),
     IMAGES_MAX_COUNT: intIn(1, 1_000_000).default(500).describe('Most explanation images kept on disk'),
     IMAGES_MAX_AGE_S: intIn(1, 31_536_000).default(86_400).describe('Explanation images older than this are deleted'),
+    DATABASE_URL: z.string().optional().describe('PostgreSQL URL; without it an embedded PGlite under DATA_DIR/pglite'),
+    COLLECTION_CONFIG: z.string().default('config/collection.yaml').describe('Movie collection settings file'),
+    COLLECTION_CRON: z.string().optional().describe('Cron expression for the in-process collection run; empty = off'),
+    CATALOG_BASE_URL: z.url().optional().describe('Catalog (TMDB-shaped) API base URL'),
+    CATALOG_API_KEY: z.string().optional().describe('Catalog API key, sent as a bearer token (secret)'),
+    RATINGS_BASE_URL: z.url().optional().describe('Ratings (OMDb-shaped) API base URL'),
+    RATINGS_API_KEY: z.string().optional().describe('Ratings API key, sent as the apikey parameter (secret)'),
   })
   .superRefine((c, ctx) => {
     if (c.APP_ENV === 'production' && c.APP_DEBUG) {

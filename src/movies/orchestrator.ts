@@ -1,0 +1,250 @@
+// The collection workflow: discover, plan refreshes by age, fetch catalog then ratings, freeze stable movies.
+import type { FastifyBaseLogger } from 'fastify';
+import { ageCategory, intervals, isDue } from './age.js';
+import type { CatalogClient } from './clients/catalog.js';
+import { ApiError } from './clients/http.js';
+import { IMDB_ID, type RatingsClient } from './clients/ratings.js';
+import type { DiscoveredMovie, MovieRepository, MovieRow } from './repository.js';
+import type { CollectionSettings } from './settings.js';
+
+export interface DiscoverOptions {
+  maxMovies?: number | null;
+  maxPages: number;
+  minPopularity?: number;
+  minVoteCount?: number;
+  minReleaseYear?: number;
+  maxReleaseYear?: number;
+}
+
+export interface FullCollectionOptions {
+  discoverStartYear: number;
+  discoverEndYear: number;
+  discoverMinVoteCount?: number;
+  maxDiscoverPages?: number;
+  refreshLimit?: number;
+  includeFrozen?: boolean;
+  refreshOnly?: boolean;
+}
+
+export interface Failure {
+  tmdb_id: number;
+  step: 'catalog' | 'ratings';
+  kind: string;
+  message: string;
+}
+
+export interface CollectionStats {
+  discovered: number;
+  planned: number;
+  catalog_updated: number;
+  ratings_updated: number;
+  frozen: number;
+  failures: Failure[];
+  skipped: { no_imdb_id: number; release_status: number; ratings_quota: number; ratings_cap: number; catalog_quota: number };
+}
+
+export interface PlanItem {
+  movie: MovieRow;
+  category: string;
+  needsCatalog: boolean;
+  needsRatings: boolean;
+}
+
+export type Progress = (phase: string, done: number, total: number) => void;
+
+export interface CollectorDeps {
+  repo: MovieRepository;
+  catalog: CatalogClient;
+  ratings: RatingsClient;
+  settings: CollectionSettings;
+  log: FastifyBaseLogger;
+  now?: () => Date;
+}
+
+export class Collector {
+  constructor(private readonly deps: CollectorDeps) {}
+
+  private now(): Date {
+    return this.deps.now?.() ?? new Date();
+  }
+
+  /** Walks discover pages (most popular first) and upserts on tmdb_id; returns the movies seen. */
+  async discoverAndStoreMovies(opts: DiscoverOptions, progress?: Progress): Promise<number> {
+    const s = this.deps.settings.catalog;
+    const max = opts.maxMovies === undefined ? s.max_movies : opts.maxMovies;
+    const seen = new Set<number>();
+    for (let page = 1; page <= opts.maxPages; page++) {
+      const res = await this.deps.catalog.discover({
+        page,
+        minPopularity: opts.minPopularity ?? s.min_popularity,
+        minVoteCount: opts.minVoteCount ?? s.min_vote_count,
+        minReleaseYear: opts.minReleaseYear ?? s.min_release_year,
+        ...(opts.maxReleaseYear ? { maxReleaseYear: opts.maxReleaseYear } : {}),
+      });
+      let batch: DiscoveredMovie[] = res.results.map((m) => ({ tmdb_id: m.id, title: m.title, release_date: m.release_date ?? null }));
+      batch = batch.filter((m) => !seen.has(m.tmdb_id));
+      if (max !== null && max !== undefined) batch = batch.slice(0, Math.max(0, max - seen.size));
+      // Each page is stored as it arrives, so a failure later loses nothing already fetched.
+      await this.deps.repo.upsertDiscovered(batch);
+      for (const m of batch) seen.add(m.tmdb_id);
+      progress?.('discover', page, Math.min(opts.maxPages, res.total_pages));
+      if (page >= res.total_pages || (max !== null && max !== undefined && seen.size >= max)) break;
+    }
+    return seen.size;
+  }
+
+  /** Movies due for catalog or ratings data, never-fetched first, then the most overdue. */
+  async planRefresh(limit: number, includeFrozen: boolean): Promise<PlanItem[]> {
+    const now = this.now();
+    const items: (PlanItem & { overdue: number })[] = [];
+    for (const movie of await this.deps.repo.candidates(includeFrozen)) {
+      const category = ageCategory(movie.release_date, now);
+      const { catalogDays, ratingsDays } = intervals(category);
+      const needsCatalog = isDue(movie.last_catalog_update, catalogDays, now);
+      const needsRatings = isDue(movie.last_ratings_update, ratingsDays, now);
+      if (!needsCatalog && !needsRatings) continue;
+      const age = (d: Date | null) => (d ? now.getTime() - d.getTime() : Infinity);
+      items.push({ movie, category, needsCatalog, needsRatings, overdue: Math.max(age(movie.last_catalog_update), age(movie.last_ratings_update)) });
+    }
+    items.sort((a, b) => b.overdue - a.overdue || a.movie.movie_id - b.movie.movie_id);
+    return items.slice(0, limit).map(({ overdue: _overdue, ...item }) => item);
+  }
+
+  async runFullCollection(opts: FullCollectionOptions, progress?: Progress): Promise<CollectionStats> {
+    const { settings, repo, log } = this.deps;
+    const stats: CollectionStats = {
+      discovered: 0,
+      planned: 0,
+      catalog_updated: 0,
+      ratings_updated: 0,
+      frozen: 0,
+      failures: [],
+      skipped: { no_imdb_id: 0, release_status: 0, ratings_quota: 0, ratings_cap: 0, catalog_quota: 0 },
+    };
+    if (!opts.refreshOnly) {
+      stats.discovered = await this.discoverAndStoreMovies(
+        {
+          maxPages: opts.maxDiscoverPages ?? settings.refresh.discover_max_pages,
+          minReleaseYear: opts.discoverStartYear,
+          maxReleaseYear: opts.discoverEndYear,
+          ...(opts.discoverMinVoteCount !== undefined ? { minVoteCount: opts.discoverMinVoteCount } : {}),
+        },
+        progress,
+      );
+    }
+    const plan = await this.planRefresh(opts.refreshLimit ?? settings.refresh.limit, opts.includeFrozen ?? false);
+    stats.planned = plan.length;
+    const changed = new Map<number, boolean>();
+    const complete = new Map<number, boolean>();
+    const now = this.now();
+    const allowed = new Set(settings.catalog.allowed_release_statuses);
+    // A fault that is not one movie's API error aborts the run: requests not yet sent are cancelled.
+    const abort = new AbortController();
+    const fatal = (err: unknown) => {
+      if (!(err instanceof ApiError)) abort.abort();
+      return err;
+    };
+    const fail = (tmdb_id: number, step: Failure['step'], err: unknown) => {
+      const e = err instanceof ApiError ? err : new ApiError('invalid_response', (err as Error).message);
+      stats.failures.push({ tmdb_id, step, kind: e.kind, message: e.message });
+      log.warn({ tmdb_id, step, kind: e.kind }, `${step} refresh failed: ${e.message}`);
+      complete.set(tmdb_id, false);
+    };
+
+    // Catalog details, concurrently within the client's rate and concurrency limits.
+    const catalogItems = plan.filter((p) => p.needsCatalog);
+    let done = 0;
+    let catalogQuotaGone = false;
+    await Promise.all(
+      catalogItems.map(async ({ movie }) => {
+        try {
+          if (catalogQuotaGone) throw new ApiError('quota', 'catalog daily quota exhausted');
+          const details = await this.deps.catalog.details(movie.tmdb_id, abort.signal);
+          if (details.status && !allowed.has(details.status)) {
+            stats.skipped.release_status++;
+            await repo.markCatalogChecked(movie.tmdb_id, now);
+            complete.set(movie.tmdb_id, false);
+            return;
+          }
+          const c = await repo.storeCatalog(details, now);
+          changed.set(movie.tmdb_id, (changed.get(movie.tmdb_id) ?? false) || c);
+          if (details.imdb_id) movie.imdb_id = details.imdb_id;
+          stats.catalog_updated++;
+        } catch (err) {
+          if (!(err instanceof ApiError)) throw fatal(err);
+          if (err.kind === 'aborted') return;
+          if (err.kind === 'quota') {
+            catalogQuotaGone = true;
+            stats.skipped.catalog_quota++;
+            complete.set(movie.tmdb_id, false);
+          } else fail(movie.tmdb_id, 'catalog', err);
+        }
+        try {
+          progress?.('catalog', ++done, catalogItems.length);
+        } catch (err) {
+          throw fatal(err);
+        }
+      }),
+    );
+
+    // Ratings, for movies with a valid IMDb id, capped per run and by the daily quota.
+    const ratingsItems = plan.filter((p) => p.needsRatings && complete.get(p.movie.tmdb_id) !== false);
+    let budget = settings.ratings.max_movies;
+    let quotaGone = false;
+    done = 0;
+    await Promise.all(
+      ratingsItems.map(async ({ movie }) => {
+        try {
+          if (!movie.imdb_id || !IMDB_ID.test(movie.imdb_id)) {
+            stats.skipped.no_imdb_id++;
+            log.warn({ tmdb_id: movie.tmdb_id, imdb_id: movie.imdb_id }, 'no valid IMDb id: ratings skipped');
+            complete.set(movie.tmdb_id, false);
+            return;
+          }
+          if (quotaGone) {
+            stats.skipped.ratings_quota++;
+            complete.set(movie.tmdb_id, false);
+            return;
+          }
+          if (budget <= 0) {
+            stats.skipped.ratings_cap++;
+            complete.set(movie.tmdb_id, false);
+            return;
+          }
+          budget--;
+          const data = await this.deps.ratings.byImdbId(movie.imdb_id, abort.signal);
+          const c = await repo.storeRatings(movie.tmdb_id, data, now);
+          changed.set(movie.tmdb_id, (changed.get(movie.tmdb_id) ?? false) || c);
+          stats.ratings_updated++;
+        } catch (err) {
+          if (!(err instanceof ApiError)) throw fatal(err);
+          if (err.kind === 'aborted') return;
+          if (err.kind === 'quota') {
+            quotaGone = true;
+            stats.skipped.ratings_quota++;
+            complete.set(movie.tmdb_id, false);
+          } else fail(movie.tmdb_id, 'ratings', err);
+        }
+        try {
+          progress?.('ratings', ++done, ratingsItems.length);
+        } catch (err) {
+          throw fatal(err);
+        }
+      }),
+    );
+
+    // Freeze check: every movie whose cycle stored something.
+    for (const { movie } of plan) {
+      if (!changed.has(movie.tmdb_id)) continue;
+      const frozen = await repo.finishCycle(
+        movie.tmdb_id,
+        changed.get(movie.tmdb_id)!,
+        complete.get(movie.tmdb_id) !== false,
+        now,
+        settings.refresh.freeze_after_unchanged,
+      );
+      if (frozen && !movie.data_frozen) stats.frozen++;
+    }
+    return stats;
+  }
+}
