@@ -151,87 +151,63 @@ export class Collector {
       complete.set(tmdb_id, false);
     };
 
-    // Catalog details, concurrently within the client's rate and concurrency limits.
-    const catalogItems = plan.filter((p) => p.needsCatalog);
-    let done = 0;
-    let catalogQuotaGone = false;
-    await Promise.all(
-      catalogItems.map(async ({ movie }) => {
-        try {
-          if (catalogQuotaGone) throw new ApiError('quota', 'catalog daily quota exhausted');
-          const details = await this.deps.catalog.details(movie.tmdb_id, abort.signal);
-          if (details.status && !allowed.has(details.status)) {
-            stats.skipped.release_status++;
-            await repo.markCatalogChecked(movie.tmdb_id, now);
-            complete.set(movie.tmdb_id, false);
-            return;
+    const quotaGone = { catalog: false, ratings: false };
+    const skip = (movie: MovieRow, reason: keyof CollectionStats['skipped']) => {
+      stats.skipped[reason]++;
+      complete.set(movie.tmdb_id, false);
+    };
+    const checkQuota = (step: Failure['step']) => {
+      if (quotaGone[step]) throw new ApiError('quota', `${step} daily quota exhausted`);
+    };
+    const noteChange = (movie: MovieRow, c: boolean) => changed.set(movie.tmdb_id, (changed.get(movie.tmdb_id) ?? false) || c);
+    /** Runs one step for every movie concurrently (the client enforces rate and concurrency limits). */
+    const eachMovie = async (step: Failure['step'], items: PlanItem[], work: (movie: MovieRow) => Promise<void>) => {
+      let done = 0;
+      await Promise.all(
+        items.map(async ({ movie }) => {
+          try {
+            await work(movie);
+          } catch (err) {
+            if (!(err instanceof ApiError)) throw fatal(err);
+            if (err.kind === 'quota') {
+              quotaGone[step] = true;
+              skip(movie, step === 'catalog' ? 'catalog_quota' : 'ratings_quota');
+            } else if (err.kind !== 'aborted') fail(movie.tmdb_id, step, err);
           }
-          const c = await repo.storeCatalog(details, now);
-          changed.set(movie.tmdb_id, (changed.get(movie.tmdb_id) ?? false) || c);
-          if (details.imdb_id) movie.imdb_id = details.imdb_id;
-          stats.catalog_updated++;
-        } catch (err) {
-          if (!(err instanceof ApiError)) throw fatal(err);
-          if (err.kind === 'aborted') return;
-          if (err.kind === 'quota') {
-            catalogQuotaGone = true;
-            stats.skipped.catalog_quota++;
-            complete.set(movie.tmdb_id, false);
-          } else fail(movie.tmdb_id, 'catalog', err);
-        }
-        try {
-          progress?.('catalog', ++done, catalogItems.length);
-        } catch (err) {
-          throw fatal(err);
-        }
-      }),
-    );
+          try {
+            progress?.(step, ++done, items.length);
+          } catch (err) {
+            throw fatal(err);
+          }
+        }),
+      );
+    };
+
+    await eachMovie('catalog', plan.filter((p) => p.needsCatalog), async (movie) => {
+      checkQuota('catalog');
+      const details = await this.deps.catalog.details(movie.tmdb_id, abort.signal);
+      if (details.status && !allowed.has(details.status)) {
+        await repo.markCatalogChecked(movie.tmdb_id, now);
+        return skip(movie, 'release_status');
+      }
+      noteChange(movie, await repo.storeCatalog(details, now));
+      if (details.imdb_id) movie.imdb_id = details.imdb_id;
+      stats.catalog_updated++;
+    });
 
     // Ratings, for movies with a valid IMDb id, capped per run and by the daily quota.
-    const ratingsItems = plan.filter((p) => p.needsRatings && complete.get(p.movie.tmdb_id) !== false);
     let budget = settings.ratings.max_movies;
-    let quotaGone = false;
-    done = 0;
-    await Promise.all(
-      ratingsItems.map(async ({ movie }) => {
-        try {
-          if (!movie.imdb_id || !IMDB_ID.test(movie.imdb_id)) {
-            stats.skipped.no_imdb_id++;
-            log.warn({ tmdb_id: movie.tmdb_id, imdb_id: movie.imdb_id }, 'no valid IMDb id: ratings skipped');
-            complete.set(movie.tmdb_id, false);
-            return;
-          }
-          if (quotaGone) {
-            stats.skipped.ratings_quota++;
-            complete.set(movie.tmdb_id, false);
-            return;
-          }
-          if (budget <= 0) {
-            stats.skipped.ratings_cap++;
-            complete.set(movie.tmdb_id, false);
-            return;
-          }
-          budget--;
-          const data = await this.deps.ratings.byImdbId(movie.imdb_id, abort.signal);
-          const c = await repo.storeRatings(movie.tmdb_id, data, now);
-          changed.set(movie.tmdb_id, (changed.get(movie.tmdb_id) ?? false) || c);
-          stats.ratings_updated++;
-        } catch (err) {
-          if (!(err instanceof ApiError)) throw fatal(err);
-          if (err.kind === 'aborted') return;
-          if (err.kind === 'quota') {
-            quotaGone = true;
-            stats.skipped.ratings_quota++;
-            complete.set(movie.tmdb_id, false);
-          } else fail(movie.tmdb_id, 'ratings', err);
-        }
-        try {
-          progress?.('ratings', ++done, ratingsItems.length);
-        } catch (err) {
-          throw fatal(err);
-        }
-      }),
-    );
+    await eachMovie('ratings', plan.filter((p) => p.needsRatings && complete.get(p.movie.tmdb_id) !== false), async (movie) => {
+      if (!movie.imdb_id || !IMDB_ID.test(movie.imdb_id)) {
+        log.warn({ tmdb_id: movie.tmdb_id, imdb_id: movie.imdb_id }, 'no valid IMDb id: ratings skipped');
+        return skip(movie, 'no_imdb_id');
+      }
+      checkQuota('ratings');
+      if (budget <= 0) return skip(movie, 'ratings_cap');
+      budget--;
+      noteChange(movie, await repo.storeRatings(movie.tmdb_id, await this.deps.ratings.byImdbId(movie.imdb_id, abort.signal), now));
+      stats.ratings_updated++;
+    });
 
     // Freeze check: every movie whose cycle stored something.
     for (const { movie } of plan) {

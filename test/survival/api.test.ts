@@ -1,17 +1,16 @@
-import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromRoot } from '../../src/infra/paths.js';
-import { ensembleFromOnnx } from '../../src/survival/onnx-trees.js';
 import { predictRaw, sigmoid } from '../../src/survival/gbdt.js';
-import { type PreprocessorParams, passengerFromKaggle, toFeatures } from '../../src/survival/preprocess.js';
+import { passengerFromKaggle, toFeatures } from '../../src/survival/preprocess.js';
 import { confidenceOf, messageOf } from '../../src/survival/service.js';
 import { readTitanic } from '../../scripts/lib/titanic-data.js';
 import { makeApp } from '../helpers/app.js';
+import { passengerArb, servedParams, servedTrees } from '../helpers/survival.js';
 
 const valid = { pclass: 1, sex: 'female', age: 29, sibsp: 0, parch: 0, embarked: 'S' };
-const params = JSON.parse(readFileSync(fromRoot('models/survival/preprocessor.json'), 'utf8')) as PreprocessorParams;
-const { model: trees } = ensembleFromOnnx(readFileSync(fromRoot('models/survival/model.onnx')));
+const params = servedParams();
+const trees = servedTrees();
 
 describe('survival API', () => {
   let app: Awaited<ReturnType<typeof makeApp>>;
@@ -113,23 +112,13 @@ describe('survival API', () => {
   });
 
   it('ONNX Runtime agrees with the in-process trees on thousands of random passengers', async () => {
-    const gen = fc.record({
-      pclass: fc.constantFrom(1, 2, 3),
-      sex: fc.constantFrom('male', 'female'),
-      age: fc.double({ min: 0, max: 100, noNaN: true }),
-      sibsp: fc.integer({ min: 0, max: 10 }),
-      parch: fc.integer({ min: 0, max: 10 }),
-      embarked: fc.constantFrom('S', 'C', 'Q'),
-      cabin_multiple: fc.constantFrom(0, 1),
-      name_title: fc.constantFrom('Mr', 'Mrs', 'Miss', 'Master', 'Dr', 'Mlle', 'Countess'),
-    });
-    const passengers = fc.sample(gen, { numRuns: 3000, seed: 11 });
+    const passengers = fc.sample(passengerArb, { numRuns: 3000, seed: 11 });
     for (let i = 0; i < passengers.length; i += 1000) {
       const chunk = passengers.slice(i, i + 1000);
       const res = await app.inject({ method: 'POST', url: '/api/predict/batch', payload: { passengers: chunk } });
       const served = res.json().predictions as { probability: number }[];
       chunk.forEach((p, k) => {
-        const expected = sigmoid(predictRaw(trees, toFeatures(params, p as never)));
+        const expected = sigmoid(predictRaw(trees, toFeatures(params, p)));
         expect(Math.abs(served[k]!.probability - expected)).toBeLessThan(2e-6);
       });
     }

@@ -1,11 +1,9 @@
-import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fromRoot } from '../../src/infra/paths.js';
+import { passengerArb, servedParams, servedTrees } from '../helpers/survival.js';
 import { conditionalExpectation, expectedValue, shapValues } from '../../src/survival/explain/treeshap.js';
 import { type Ensemble, predictRaw, rng, trainGbdt } from '../../src/survival/gbdt.js';
-import { ensembleFromOnnx } from '../../src/survival/onnx-trees.js';
-import { type PreprocessorParams, toFeatures } from '../../src/survival/preprocess.js';
+import { toFeatures } from '../../src/survival/preprocess.js';
 
 /** Exact Shapley values by enumerating every coalition of the M features. */
 function bruteForceShapley(model: Ensemble, x: Float32Array): number[] {
@@ -50,21 +48,11 @@ describe('TreeSHAP', () => {
   });
 
   it('is additive for thousands of random passengers on the served model', () => {
-    const { model } = ensembleFromOnnx(readFileSync(fromRoot('models/survival/model.onnx')));
-    const params = JSON.parse(readFileSync(fromRoot('models/survival/preprocessor.json'), 'utf8')) as PreprocessorParams;
+    const model = servedTrees();
+    const params = servedParams();
     const base = expectedValue(model);
-    const gen = fc.record({
-      pclass: fc.constantFrom(1, 2, 3),
-      sex: fc.constantFrom('male', 'female'),
-      age: fc.double({ min: 0, max: 100, noNaN: true }),
-      sibsp: fc.integer({ min: 0, max: 10 }),
-      parch: fc.integer({ min: 0, max: 10 }),
-      embarked: fc.constantFrom('S', 'C', 'Q'),
-      cabin_multiple: fc.constantFrom(0, 1),
-      name_title: fc.constantFrom('Mr', 'Mrs', 'Miss', 'Master', 'Dr', 'Rev'),
-    });
-    for (const p of fc.sample(gen, { numRuns: 3000, seed: 3 })) {
-      const x = toFeatures(params, p as never);
+    for (const p of fc.sample(passengerArb, { numRuns: 3000, seed: 3 })) {
+      const x = toFeatures(params, p);
       const phi = shapValues(model, x);
       const sum = phi.reduce((s, v) => s + v, 0);
       expect(Math.abs(base + sum - predictRaw(model, x))).toBeLessThan(1e-6);
