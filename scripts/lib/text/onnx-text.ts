@@ -1,0 +1,177 @@
+// ONNX graphs of the compact text models, in the layout transformers.js loads like a Hub BERT export:
+// inputs input_ids / attention_mask (int64 [batch, seq]); a classifier outputs logits, an embedder last_hidden_state.
+import { ElemType, attr, encodeModel, onnx } from '../../../src/onnx/proto.js';
+
+/** IEEE 754 half precision bits of a float (round to nearest even), for the embedding tables. */
+export function toHalf(value: number): number {
+  const f32 = new Float32Array([value]);
+  const x = new Uint32Array(f32.buffer)[0]!;
+  const sign = (x >>> 16) & 0x8000;
+  const exp = (x >>> 23) & 0xff;
+  let mant = x & 0x7fffff;
+  if (exp === 0xff) return sign | 0x7c00 | (mant ? 0x200 : 0);
+  let e = exp - 127 + 15;
+  if (e >= 0x1f) return sign | 0x7c00;
+  if (e <= 0) {
+    if (e < -10) return sign;
+    mant |= 0x800000;
+    const shift = 14 - e;
+    let half = mant >>> shift;
+    const rem = mant & ((1 << shift) - 1);
+    const mid = 1 << (shift - 1);
+    if (rem > mid || (rem === mid && half & 1)) half++;
+    return sign | half;
+  }
+  let half = (e << 10) | (mant >>> 13);
+  const rem = mant & 0x1fff;
+  if (rem > 0x1000 || (rem === 0x1000 && half & 1)) half++;
+  e = half >>> 10;
+  return sign | half;
+}
+
+function tensor(name: string, dims: number[], values: Float32Array | number[], type: 'float' | 'half' | 'int64' = 'float') {
+  let raw: Uint8Array;
+  if (type === 'half') {
+    const h = new Uint16Array(values.length);
+    for (let i = 0; i < values.length; i++) h[i] = toHalf(values[i]!);
+    raw = new Uint8Array(h.buffer);
+  } else if (type === 'int64') {
+    raw = new Uint8Array(BigInt64Array.from(Array.from(values, (v) => BigInt(v))).buffer);
+  } else {
+    raw = new Uint8Array(Float32Array.from(values).buffer);
+  }
+  const dataType = type === 'half' ? ElemType.FLOAT16 : type === 'int64' ? ElemType.INT64 : ElemType.FLOAT;
+  return onnx.TensorProto.create({ name, dims, dataType, rawData: raw });
+}
+
+const io = (name: string, elemType: number, dims: (string | number)[]) => ({
+  name,
+  type: { tensorType: { elemType, shape: { dim: dims.map((d) => (typeof d === 'string' ? { dimParam: d } : { dimValue: d })) } } },
+});
+
+const node = (opType: string, input: string[], output: string[], attribute: ReturnType<(typeof attr)[keyof typeof attr]>[] = []) => ({
+  opType,
+  input,
+  output,
+  name: output[0],
+  attribute,
+});
+
+const INPUTS = [io('input_ids', ElemType.INT64, ['batch', 'sequence']), io('attention_mask', ElemType.INT64, ['batch', 'sequence'])];
+
+/** Token vectors (half precision) times their mask: [batch, seq, dim]. */
+function maskedTokens(prefix: string) {
+  return [
+    node('Gather', ['embeddings', 'input_ids'], [`${prefix}_tok16`], [attr.int('axis', 0)]),
+    node('Cast', [`${prefix}_tok16`], [`${prefix}_tok`], [attr.int('to', ElemType.FLOAT)]),
+    node('Cast', ['attention_mask'], [`${prefix}_maskf`], [attr.int('to', ElemType.FLOAT)]),
+  ];
+}
+
+export interface ClassifierWeights {
+  vocabSize: number;
+  dim: number;
+  hidden: number;
+  labels: number;
+  embeddings: Float32Array; // [V, D]
+  tokenWeights: Float32Array; // [V]: 0 for special tokens, 1 for words
+  bigramBuckets: number;
+  bigrams: Float32Array; // [buckets, D]: vectors of hashed adjacent word pairs
+  w1: Float32Array; // [3D, H]: word mean, word max, pair mean
+  b1: Float32Array; // [H]
+  w2: Float32Array; // [H, L]
+  b2: Float32Array; // [L]
+}
+
+/** [mean, max] of the word vectors and the mean of hashed word-pair vectors -> Gemm -> Relu -> Gemm -> logits. */
+export function classifierOnnx(w: ClassifierWeights, doc: string, bigramPrime: number): Uint8Array {
+  return encodeModel({
+    producer: 'service-text-models',
+    docString: doc,
+    opsets: { '': 17 },
+    graph: {
+      name: 'bag_classifier',
+      input: INPUTS,
+      output: [io('logits', ElemType.FLOAT, ['batch', w.labels])],
+      initializer: [
+        tensor('embeddings', [w.vocabSize, w.dim], w.embeddings, 'half'),
+        tensor('token_weights', [w.vocabSize], w.tokenWeights),
+        tensor('bigrams', [w.bigramBuckets, w.dim], w.bigrams, 'half'),
+        tensor('w1', [3 * w.dim, w.hidden], w.w1),
+        tensor('prime', [], [bigramPrime], 'int64'),
+        tensor('buckets', [], [w.bigramBuckets], 'int64'),
+        tensor('s0', [1], [0], 'int64'),
+        tensor('s1', [1], [1], 'int64'),
+        tensor('sm1', [1], [-1], 'int64'),
+        tensor('smax', [1], [2 ** 53], 'int64'),
+        tensor('b1', [w.hidden], w.b1),
+        tensor('w2', [w.hidden, w.labels], w.w2),
+        tensor('b2', [w.labels], w.b2),
+        tensor('axis1', [1], [1], 'int64'),
+        tensor('axis2', [1], [2], 'int64'),
+        tensor('eps', [], [1e-6]),
+        tensor('one', [], [1]),
+        tensor('big', [], [1e4]),
+      ],
+      node: [
+        ...maskedTokens('c'),
+        node('Gather', ['token_weights', 'input_ids'], ['c_tw'], [attr.int('axis', 0)]),
+        node('Mul', ['c_tw', 'c_maskf'], ['c_w']),
+        node('Unsqueeze', ['c_w', 'axis2'], ['c_w3']),
+        node('Mul', ['c_tok', 'c_w3'], ['c_weighted']),
+        node('ReduceSum', ['c_weighted', 'axis1'], ['c_sum'], [attr.int('keepdims', 0)]),
+        node('ReduceSum', ['c_w', 'axis1'], ['c_count'], [attr.int('keepdims', 1)]),
+        node('Max', ['c_count', 'eps'], ['c_denom']),
+        node('Div', ['c_sum', 'c_denom'], ['mean']),
+        // Max over words only: other positions are pushed down by 1e4 first; no words at all gives 0.
+        node('Sub', ['c_w3', 'one'], ['c_off']),
+        node('Mul', ['c_off', 'big'], ['c_penalty']),
+        node('Add', ['c_tok', 'c_penalty'], ['c_masked']),
+        node('ReduceMax', ['c_masked'], ['c_max'], [attr.ints('axes', [1]), attr.int('keepdims', 0)]),
+        node('Min', ['c_count', 'one'], ['c_any']),
+        node('Mul', ['c_max', 'c_any'], ['max']),
+        // Adjacent word pairs: bucket = (left * prime + right) mod buckets; pairs touching a special token weigh 0.
+        node('Slice', ['input_ids', 's0', 'sm1', 's1'], ['b_left']),
+        node('Slice', ['input_ids', 's1', 'smax', 's1'], ['b_right']),
+        node('Slice', ['c_w', 's0', 'sm1', 's1'], ['b_wl']),
+        node('Slice', ['c_w', 's1', 'smax', 's1'], ['b_wr']),
+        node('Mul', ['b_wl', 'b_wr'], ['b_w']),
+        node('Mul', ['b_left', 'prime'], ['b_lp']),
+        node('Add', ['b_lp', 'b_right'], ['b_key']),
+        node('Mod', ['b_key', 'buckets'], ['b_id']),
+        node('Gather', ['bigrams', 'b_id'], ['b_vec16'], [attr.int('axis', 0)]),
+        node('Cast', ['b_vec16'], ['b_vec'], [attr.int('to', ElemType.FLOAT)]),
+        node('Unsqueeze', ['b_w', 'axis2'], ['b_w3']),
+        node('Mul', ['b_vec', 'b_w3'], ['b_weighted']),
+        node('ReduceSum', ['b_weighted', 'axis1'], ['b_sum'], [attr.int('keepdims', 0)]),
+        node('ReduceSum', ['b_w', 'axis1'], ['b_count'], [attr.int('keepdims', 1)]),
+        node('Max', ['b_count', 'eps'], ['b_denom']),
+        node('Div', ['b_sum', 'b_denom'], ['pairs']),
+        node('Concat', ['mean', 'max', 'pairs'], ['pooled'], [attr.int('axis', 1)]),
+        node('Gemm', ['pooled', 'w1', 'b1'], ['h1']),
+        node('Relu', ['h1'], ['h1r']),
+        node('Gemm', ['h1r', 'w2', 'b2'], ['logits']),
+      ],
+    },
+  });
+}
+
+/** Token vectors with SIF weights and the common component already baked in; the pipeline pools and normalises. */
+export function embedderOnnx(vocabSize: number, dim: number, table: Float32Array, doc: string): Uint8Array {
+  return encodeModel({
+    producer: 'service-text-models',
+    docString: doc,
+    opsets: { '': 17 },
+    graph: {
+      name: 'sif_embedder',
+      input: INPUTS,
+      output: [io('last_hidden_state', ElemType.FLOAT, ['batch', 'sequence', dim])],
+      initializer: [tensor('embeddings', [vocabSize, dim], table, 'half'), tensor('axis2', [1], [2], 'int64')],
+      node: [
+        ...maskedTokens('e'),
+        node('Unsqueeze', ['e_maskf', 'axis2'], ['e_mask3']),
+        node('Mul', ['e_tok', 'e_mask3'], ['last_hidden_state']),
+      ],
+    },
+  });
+}

@@ -1,0 +1,180 @@
+// Shared driver for the compact classifiers: vocabulary, tokenisation by the shipped tokenizer, training with
+// early stopping on a development split, held-out evaluation, ONNX export and a parity check through transformers.js.
+import { mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AutoTokenizer, env, pipeline } from '@huggingface/transformers';
+import { rng } from '../../../src/survival/gbdt.js';
+import { BIGRAM_BUCKETS, BIGRAM_PRIME, type BagParams, BagClassifier, type ClassMetrics, type TrainExample, score } from './bag-model.js';
+import type { Example } from './data.js';
+import { type Glove, roughTokens } from './glove.js';
+import { SPECIAL, tokenizerJson, writeModelDir } from './model-dir.js';
+import { classifierOnnx } from './onnx-text.js';
+
+export interface ClassifierSpec {
+  name: string;
+  outDir: string;
+  labels: string[];
+  train: Example[];
+  dev: Example[];
+  tests: Record<string, Example[]>;
+  /** Slices of the development split, reported for model choices (never the held-out tests). */
+  devSlices?: Record<string, Example[]>;
+  params: BagParams;
+  /** Most frequent GloVe words always in the vocabulary, so unseen words still carry meaning. */
+  topGlove: number;
+  /** Weigh classes by 1/sqrt(frequency) against imbalance. */
+  balance: boolean;
+  card: Record<string, unknown>;
+  glove: Glove;
+}
+
+export function buildVocab(texts: string[], glove: Glove, topGlove: number, minCount = 2): string[] {
+  const counts = new Map<string, number>();
+  for (const t of texts) for (const w of roughTokens(t)) counts.set(w, (counts.get(w) ?? 0) + 1);
+  const vocab: string[] = [...SPECIAL];
+  const seen = new Set<string>(vocab);
+  for (const w of glove.words.slice(0, topGlove)) {
+    if (!seen.has(w) && !/\s/.test(w)) {
+      vocab.push(w);
+      seen.add(w);
+    }
+  }
+  const extra = [...counts.entries()]
+    .filter(([w, c]) => !seen.has(w) && c >= minCount)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  for (const [w] of extra) vocab.push(w);
+  return vocab;
+}
+
+/** The shipped tokenizer, loaded through transformers.js, so training sees exactly the ids serving will. */
+export async function tokenizerFor(vocab: string[]) {
+  const dir = mkdtempSync(join(tmpdir(), 'tok-'));
+  writeFileSync(join(dir, 'tokenizer.json'), JSON.stringify(tokenizerJson(vocab)));
+  writeFileSync(join(dir, 'tokenizer_config.json'), JSON.stringify({ tokenizer_class: 'BertTokenizer', model_max_length: 512 }));
+  env.allowRemoteModels = false;
+  env.localModelPath = '/';
+  const tok = await AutoTokenizer.from_pretrained(dir);
+  return (text: string) => Int32Array.from(tok.encode(text, { add_special_tokens: false }));
+}
+
+export function gloveTable(vocab: string[], glove: Glove, seed: number): Float32Array {
+  const D = glove.dim;
+  const table = new Float32Array(vocab.length * D);
+  const rand = rng(seed);
+  let normSum = 0;
+  let found = 0;
+  vocab.forEach((w, i) => {
+    const v = glove.vector(w);
+    if (!v) return;
+    table.set(v, i * D);
+    normSum += Math.hypot(...v);
+    found++;
+  });
+  // Unit average norm keeps the first layer's inputs in a friendly range; unknown words start small and random.
+  const scale = found ? found / normSum : 1;
+  vocab.forEach((w, i) => {
+    if (i < SPECIAL.length) return;
+    if (glove.vector(w)) for (let d = 0; d < D; d++) table[i * D + d]! *= scale;
+    else for (let d = 0; d < D; d++) table[i * D + d] = (rand() - 0.5) * 0.1;
+  });
+  return table;
+}
+
+export async function trainClassifier(spec: ClassifierSpec): Promise<Record<string, unknown>> {
+  const { labels, glove, params } = spec;
+  const vocab = buildVocab(spec.train.map((e) => e.text), glove, spec.topGlove);
+  console.log(`${spec.name}: vocabulary ${vocab.length} (top ${spec.topGlove} GloVe words + training words seen twice)`);
+  const encode = await tokenizerFor(vocab);
+  const freq = labels.map((l) => spec.train.filter((e) => e.labels.includes(l)).length / spec.train.length);
+  const classWeight = labels.map((_, k) => (spec.balance ? 1 / Math.sqrt(Math.max(freq[k]!, 1e-3)) : 1));
+  const meanWeight = freq.reduce((s, f, k) => s + f * classWeight[k]!, 0);
+  const toExample = (e: Example): TrainExample => {
+    const target = new Float32Array(labels.length);
+    const ks = e.labels.map((l) => labels.indexOf(l)).filter((k) => k >= 0);
+    for (const k of ks) target[k] = 1 / ks.length;
+    const weight = ks.reduce((s, k) => s + classWeight[k]!, 0) / ks.length / meanWeight;
+    return { ids: encode(e.text), target, weight: weight * (e.weight ?? 1) };
+  };
+  const train = spec.train.map(toExample);
+  const devIds = spec.dev.map((e) => encode(e.text));
+  const tokenWeights = Float32Array.from(vocab, (_, i) => (i < SPECIAL.length ? 0 : 1));
+  const model = new BagClassifier(gloveTable(vocab, glove, params.seed), tokenWeights, glove.dim, labels.length, params.hidden, params.seed);
+
+  const argmax = (p: Float32Array) => p.indexOf(Math.max(...p));
+  const evaluate = (ids: Int32Array[], examples: Example[]): ClassMetrics =>
+    score(labels, examples.map((e) => e.labels), ids.map((x) => argmax(model.probabilities(x))));
+  let best = { f1: -1, epoch: 0, weights: model.snapshot() };
+  const t0 = performance.now();
+  model.train(train, params, (epoch) => {
+    const m = evaluate(devIds, spec.dev);
+    console.log(`  epoch ${epoch}: dev accuracy ${m.accuracy.toFixed(4)} macro-F1 ${m.macro_f1.toFixed(4)} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+    if (m.macro_f1 > best.f1) best = { f1: m.macro_f1, epoch, weights: model.snapshot() };
+    return epoch - best.epoch < 2; // stop after two epochs without improvement
+  });
+  model.restore(best.weights);
+
+  const devMetrics: Record<string, ClassMetrics> = {};
+  for (const [name, examples] of Object.entries(spec.devSlices ?? {})) {
+    devMetrics[name] = evaluate(examples.map((e) => encode(e.text)), examples);
+    console.log(`  dev ${name}: accuracy ${devMetrics[name]!.accuracy.toFixed(4)} macro-F1 ${devMetrics[name]!.macro_f1.toFixed(4)} (n=${examples.length})`);
+  }
+  const metrics: Record<string, ClassMetrics> = {};
+  for (const [name, examples] of Object.entries(spec.tests)) {
+    metrics[name] = evaluate(examples.map((e) => encode(e.text)), examples);
+    console.log(`  held-out ${name}: accuracy ${metrics[name]!.accuracy.toFixed(4)} macro-F1 ${metrics[name]!.macro_f1.toFixed(4)} (n=${examples.length})`);
+  }
+
+  mkdirSync(spec.outDir, { recursive: true });
+  const onnxBytes = classifierOnnx(model.w, `${spec.name}: mean and max of word vectors, mean of word-pair vectors -> ReLU layer -> softmax`, BIGRAM_PRIME);
+  const card = {
+    ...spec.card,
+    labels,
+    architecture: `[mean, max] of ${glove.dim}-d word vectors (GloVe-initialised, fine-tuned) and mean of hashed word-pair vectors (${BIGRAM_BUCKETS} buckets) -> ${params.hidden} ReLU -> ${labels.length} logits`,
+    vocabulary_size: vocab.length,
+    hyper_parameters: params,
+    best_epoch: best.epoch,
+    class_weights: spec.balance ? Object.fromEntries(labels.map((l, k) => [l, Math.round((classWeight[k]! / meanWeight) * 1000) / 1000])) : 'none',
+    metrics,
+    dev_metrics: devMetrics,
+  };
+  writeModelDir({ dir: spec.outDir, vocab, dim: glove.dim, labels, onnx: onnxBytes, card });
+
+  // The shipped directory must give the same answers through transformers.js as the trainer computes.
+  env.allowRemoteModels = false;
+  env.localModelPath = '/';
+  const clf = await pipeline('text-classification', spec.outDir, { dtype: 'fp32' });
+  const sample = spec.dev.slice(0, 200);
+  let agree = 0;
+  for (const e of sample) {
+    const out = (await clf(e.text, { top_k: 1 })) as { label: string }[];
+    if (out[0]!.label === labels[argmax(model.probabilities(encode(e.text)))]) agree++;
+  }
+  const sizes = Object.fromEntries(
+    ['onnx/model.onnx', 'tokenizer.json', 'config.json', 'tokenizer_config.json'].map((f) => [f, statSync(join(spec.outDir, f)).size]),
+  );
+  const final = { ...card, pipeline_parity: `${agree}/${sample.length} dev predictions equal through transformers.js (fp16 table)`, file_sizes_bytes: sizes };
+  writeFileSync(join(spec.outDir, 'model-card.json'), `${JSON.stringify(final, null, 2)}\n`);
+  console.log(`  wrote ${spec.outDir} (${(sizes['onnx/model.onnx']! / 1e6).toFixed(1)} MB model); pipeline parity ${agree}/${sample.length}`);
+  return final;
+}
+
+/** Deterministic stratified split by the first label. */
+export function split<T extends Example>(examples: T[], testShare: number, seed: number): { train: T[]; test: T[] } {
+  const rand = rng(seed);
+  const train: T[] = [];
+  const test: T[] = [];
+  const byLabel = new Map<string, T[]>();
+  for (const e of examples) byLabel.set(e.labels[0]!, [...(byLabel.get(e.labels[0]!) ?? []), e]);
+  for (const group of [...byLabel.keys()].sort().map((k) => byLabel.get(k)!)) {
+    const shuffled = [...group];
+    for (let i = shuffled.length - 1; i > 0; i--) {
+      const j = Math.floor(rand() * (i + 1));
+      [shuffled[i], shuffled[j]] = [shuffled[j]!, shuffled[i]!];
+    }
+    const cut = Math.round(shuffled.length * testShare);
+    test.push(...shuffled.slice(0, cut));
+    train.push(...shuffled.slice(cut));
+  }
+  return { train, test };
+}
