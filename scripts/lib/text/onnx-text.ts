@@ -29,9 +29,11 @@ export function toHalf(value: number): number {
   return sign | half;
 }
 
-function tensor(name: string, dims: number[], values: Float32Array | number[], type: 'float' | 'half' | 'int64' = 'float') {
+function tensor(name: string, dims: number[], values: Float32Array | Int8Array | number[], type: 'float' | 'half' | 'int64' | 'int8' = 'float') {
   let raw: Uint8Array;
-  if (type === 'half') {
+  if (type === 'int8') {
+    raw = new Uint8Array(Int8Array.from(values).buffer);
+  } else if (type === 'half') {
     const h = new Uint16Array(values.length);
     for (let i = 0; i < values.length; i++) h[i] = toHalf(values[i]!);
     raw = new Uint8Array(h.buffer);
@@ -40,7 +42,7 @@ function tensor(name: string, dims: number[], values: Float32Array | number[], t
   } else {
     raw = new Uint8Array(Float32Array.from(values).buffer);
   }
-  const dataType = type === 'half' ? ElemType.FLOAT16 : type === 'int64' ? ElemType.INT64 : ElemType.FLOAT;
+  const dataType = { half: ElemType.FLOAT16, int64: ElemType.INT64, int8: ElemType.INT8, float: ElemType.FLOAT }[type];
   return onnx.TensorProto.create({ name, dims, dataType, rawData: raw });
 }
 
@@ -156,8 +158,19 @@ export function classifierOnnx(w: ClassifierWeights, doc: string, bigramPrime: n
   });
 }
 
-/** Token vectors with SIF weights and the common component already baked in; the pipeline pools and normalises. */
+/**
+ * Token vectors with SIF weights and the common component already baked in; the pipeline pools and normalises.
+ * The table is stored as int8 with one scale per row (symmetric), a quarter of float32.
+ */
 export function embedderOnnx(vocabSize: number, dim: number, table: Float32Array, doc: string): Uint8Array {
+  const q = new Int8Array(table.length);
+  const scales = new Float32Array(vocabSize);
+  for (let i = 0; i < vocabSize; i++) {
+    let max = 0;
+    for (let d = 0; d < dim; d++) max = Math.max(max, Math.abs(table[i * dim + d]!));
+    scales[i] = max / 127;
+    for (let d = 0; d < dim; d++) q[i * dim + d] = max ? Math.round(table[i * dim + d]! / scales[i]!) : 0;
+  }
   return encodeModel({
     producer: 'service-text-models',
     docString: doc,
@@ -166,11 +179,19 @@ export function embedderOnnx(vocabSize: number, dim: number, table: Float32Array
       name: 'sif_embedder',
       input: INPUTS,
       output: [io('last_hidden_state', ElemType.FLOAT, ['batch', 'sequence', dim])],
-      initializer: [tensor('embeddings', [vocabSize, dim], table, 'half'), tensor('axis2', [1], [2], 'int64')],
+      initializer: [
+        tensor('embeddings_q', [vocabSize, dim], q, 'int8'),
+        tensor('row_scales', [vocabSize], scales),
+        tensor('axis2', [1], [2], 'int64'),
+      ],
       node: [
-        ...maskedTokens('e'),
-        node('Unsqueeze', ['e_maskf', 'axis2'], ['e_mask3']),
-        node('Mul', ['e_tok', 'e_mask3'], ['last_hidden_state']),
+        node('Gather', ['embeddings_q', 'input_ids'], ['e_q'], [attr.int('axis', 0)]),
+        node('Cast', ['e_q'], ['e_qf'], [attr.int('to', ElemType.FLOAT)]),
+        node('Gather', ['row_scales', 'input_ids'], ['e_scale'], [attr.int('axis', 0)]),
+        node('Cast', ['attention_mask'], ['e_maskf'], [attr.int('to', ElemType.FLOAT)]),
+        node('Mul', ['e_scale', 'e_maskf'], ['e_w']),
+        node('Unsqueeze', ['e_w', 'axis2'], ['e_w3']),
+        node('Mul', ['e_qf', 'e_w3'], ['last_hidden_state']),
       ],
     },
   });

@@ -1,0 +1,47 @@
+// Loads text models through transformers.js: a local model directory (the shipped compact models) or a Hub id.
+import { existsSync } from 'node:fs';
+import { dirname, basename } from 'node:path';
+import { env, pipeline } from '@huggingface/transformers';
+import { fromRoot } from '../infra/paths.js';
+
+export type TextClassifier = Awaited<ReturnType<typeof loadClassifier>>;
+export type TextEmbedder = Awaited<ReturnType<typeof loadEmbedder>>;
+
+/**
+ * A path that exists on disk loads from disk with remote loading off; anything else is a Hub id
+ * (`Xenova/finbert`), fetched when the Hub is reachable.
+ */
+function locate(idOrPath: string): { id: string; local: boolean } {
+  const path = fromRoot(idOrPath);
+  if (existsSync(path)) {
+    env.localModelPath = dirname(path);
+    return { id: basename(path), local: true };
+  }
+  return { id: idOrPath, local: false };
+}
+
+/** Small models gain nothing from intra-op threads; one thread each leaves the other core to the server. */
+const ONE_THREAD = { intraOpNumThreads: 1, interOpNumThreads: 1 };
+
+function configure(local: boolean) {
+  env.allowLocalModels = true;
+  env.allowRemoteModels = !local;
+}
+
+export async function loadClassifier(idOrPath: string) {
+  const { id, local } = locate(idOrPath);
+  configure(local);
+  return pipeline('text-classification', id, { dtype: 'fp32', session_options: ONE_THREAD });
+}
+
+export async function loadEmbedder(idOrPath: string) {
+  const { id, local } = locate(idOrPath);
+  configure(local);
+  return pipeline('feature-extraction', id, { dtype: 'fp32', session_options: ONE_THREAD });
+}
+
+export const DEFAULT_TEXT_MODELS = {
+  sentiment: 'models/text/sentiment',
+  emotion: 'models/text/emotion',
+  embedder: 'models/text/embedder',
+};

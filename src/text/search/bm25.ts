@@ -1,0 +1,43 @@
+// Keyword search: BM25 through wink-bm25-text-search, with stemming and stop-word removal from wink-nlp-utils.
+import bm25 from 'wink-bm25-text-search';
+import nlp from 'wink-nlp-utils';
+
+/** The same text preparation for documents and queries. */
+export const bm25Tokens = (text: string): string[] =>
+  nlp.tokens.stem(nlp.tokens.removeWords(nlp.string.tokenize0(nlp.string.lowerCase(text))));
+
+// wink refuses to consolidate fewer than 3 documents; tiny collections get empty placeholders that never match.
+const MIN_DOCS = 3;
+const PLACEHOLDER = '\u0000placeholder-';
+
+export class Bm25Index {
+  private engine = bm25();
+  private count = 0;
+  private built = false;
+
+  constructor() {
+    this.engine.defineConfig({ fldWeights: { body: 1 }, bm25Params: { k1: 1.2, b: 0.75 } });
+    this.engine.definePrepTasks([bm25Tokens as (input: unknown) => unknown]);
+  }
+
+  add(id: string, text: string): void {
+    this.engine.addDoc({ body: text }, id);
+    this.count++;
+  }
+
+  build(): void {
+    for (let i = this.count; i < MIN_DOCS; i++) this.engine.addDoc({ body: '' }, `${PLACEHOLDER}${i}`);
+    this.engine.consolidate();
+    this.built = true;
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** [id, score] pairs, best first. */
+  search(query: string, limit = 50): [string, number][] {
+    if (!this.built) throw new Error('BM25 index used before build()');
+    return this.engine.search(query, limit).filter(([id]) => !String(id).startsWith(PLACEHOLDER));
+  }
+}
