@@ -12,9 +12,11 @@ import swagger from './infra/swagger.js';
 import type { ContextOptions } from './movies/context.js';
 import type { CanvasModule } from './survival/plots/draw.js';
 import movies from './movies/routes.js';
+import text, { type TextOptions } from './text/plugin.js';
 import survival from './survival/routes.js';
 import pages, { renderNotFound } from './web/pages.js';
 import predictionPages from './web/prediction.js';
+import sentimentPages from './web/sentiment.js';
 
 export interface BuildOptions {
   /** A complete config; when absent it is loaded from the environment and config/ with `overrides` on top. */
@@ -26,6 +28,8 @@ export interface BuildOptions {
   logStream?: NodeJS.WritableStream;
   /** Replaceable dependencies (tests use these to prove failure paths). */
   deps?: { loadCanvas?: () => Promise<CanvasModule> };
+  /** Text analysis wiring (tests replace the model loader). */
+  text?: TextOptions;
   /** Movie collection wiring (tests give a schema, a fake clock, a fast sleep). */
   movies?: ContextOptions;
   /** Extra plugins registered after the domains (tests use this for probe routes). */
@@ -74,6 +78,8 @@ export async function buildApp(opts: BuildOptions = {}) {
   // Domains, in a fixed order.
   await app.register(survival, { imagesDir, ...(opts.deps?.loadCanvas ? { loadCanvas: opts.deps.loadCanvas } : {}) });
   await app.register(predictionPages);
+  await app.register(text, opts.text ?? {});
+  await app.register(sentimentPages);
   await app.register(movies, opts.movies ? { contextOptions: opts.movies } : {});
 
   for (const plugin of opts.plugins ?? []) await app.register(plugin);

@@ -60,6 +60,16 @@ export const ConfigSchema = z
     CATALOG_API_KEY: z.string().optional().describe('Catalog API key, sent as a bearer token (secret)'),
     RATINGS_BASE_URL: z.url().optional().describe('Ratings (OMDb-shaped) API base URL'),
     RATINGS_API_KEY: z.string().optional().describe('Ratings API key, sent as the apikey parameter (secret)'),
+    LLM_PROVIDER: z.enum(['gemini', 'openai', 'anthropic']).default('gemini').describe('LLM provider'),
+    LLM_API_KEY: z.string().optional().describe('LLM provider key (secret); without it the fallbacks apply'),
+    LLM_MODEL_NAME: z.string().optional().describe('LLM model id; default per provider'),
+    LLM_MAX_OUTPUT_TOKENS: intIn(1, 100_000).default(2000).describe('LLM output token limit'),
+    LLM_BASE_URL: z.url().optional().describe('Provider base URL with its version path (OpenAI-compatible servers too)'),
+    LLM_TIMEOUT_MS: intIn(100, 600_000).default(15_000).describe('LLM call timeout'),
+    SENTIMENT_MODEL: z.string().default('models/text/sentiment').describe('Sentiment model: local directory or Hub id'),
+    EMOTION_MODEL: z.string().default('models/text/emotion').describe('Emotion model: local directory or Hub id'),
+    TEXT_MODELS_EAGER: BoolSchema.default(false).describe('Load the sentiment models at start-up instead of on first use'),
+    SENTIMENT_MAX_CHARS: intIn(1, 10_000_000).default(200_000).describe('Longest text /analyze/sentiment accepts'),
   })
   .superRefine((c, ctx) => {
     if (c.APP_ENV === 'production' && c.APP_DEBUG) {

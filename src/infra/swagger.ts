@@ -19,6 +19,7 @@ async function swaggerPlugin(app: FastifyInstance) {
       tags: [
         { name: 'health', description: 'Liveness and readiness' },
         { name: 'survival', description: 'Survival prediction' },
+        { name: 'text', description: 'Text analysis: sentiment' },
         { name: 'movies', description: 'Movie collection (operators)' },
       ],
     },

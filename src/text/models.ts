@@ -20,8 +20,12 @@ function locate(idOrPath: string): { id: string; local: boolean } {
   return { id: idOrPath, local: false };
 }
 
-/** Small models gain nothing from intra-op threads; one thread each leaves the other core to the server. */
-const ONE_THREAD = { intraOpNumThreads: 1, interOpNumThreads: 1 };
+/**
+ * Small models gain nothing from intra-op threads; one thread each leaves the other core to the server.
+ * Without the arena and memory patterns, memory is not kept per input shape: texts of every length would
+ * otherwise grow the process by hundreds of megabytes.
+ */
+const ONE_THREAD = { intraOpNumThreads: 1, interOpNumThreads: 1, enableCpuMemArena: false, enableMemPattern: false };
 
 function configure(local: boolean) {
   env.allowLocalModels = true;

@@ -145,6 +145,22 @@ describe.each([
     expect(dialogs).toEqual([]);
   });
 
+  it('analyses a text on the sentiment page, with bars, and refuses an empty one', async () => {
+    await page.goto(`${base}/sentiment`);
+    await page.fill('#text', 'Profit rose 20% and beat expectations. <script>alert(3)</script>');
+    const [res] = await Promise.all([page.waitForNavigation(), page.click('button[type="submit"]')]);
+    expect(res?.status()).toBe(200);
+    expect(await page.locator('#result').innerText()).toMatch(/Result: positive/);
+    expect(await page.locator('.bar-row').count()).toBe(10);
+    expect(await page.inputValue('#text')).toContain('<script>alert(3)</script>');
+    if (!suffix) await page.screenshot({ path: join(shots, 'page-sentiment.png'), fullPage: true });
+    await page.fill('#text', '   ');
+    const [empty] = await Promise.all([page.waitForNavigation(), page.click('button[type="submit"]')]);
+    expect(empty?.status()).toBe(400);
+    expect(await page.locator('#text-error').innerText()).toMatch(/enter some text/);
+    expect(dialogs).toEqual([]);
+  });
+
   it('answers unknown paths with the HTML 404 page', async () => {
     const res = await page.goto(`${base}/no/such/page`);
     expect(res?.status()).toBe(404);

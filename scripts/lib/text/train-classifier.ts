@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AutoTokenizer, env, pipeline } from '@huggingface/transformers';
 import { rng } from '../../../src/survival/gbdt.js';
-import { BIGRAM_BUCKETS, BIGRAM_PRIME, type BagParams, BagClassifier, type ClassMetrics, type TrainExample, score } from './bag-model.js';
+import { BIGRAM_BUCKETS, BIGRAM_PRIME, type BagParams, BagClassifier, type ClassMetrics, type TrainExample, score, softmax } from './bag-model.js';
 import type { Example } from './data.js';
 import { type Glove, roughTokens } from './glove.js';
 import { SPECIAL, tokenizerJson, writeModelDir } from './model-dir.js';
@@ -114,6 +114,21 @@ export async function trainClassifier(spec: ClassifierSpec): Promise<Record<stri
   });
   model.restore(best.weights);
 
+  // Temperature scaling on the development split: the logits are divided by the T that minimises dev log-loss,
+  // so the probabilities the service reports (its "confidence") are honest. Accuracy does not change.
+  const devLogits = devIds.map((x) => model.probabilities(x)).map((p) => p.map((v) => Math.log(Math.max(v, 1e-12))));
+  const devGold = spec.dev.map((e) => e.labels.map((l) => labels.indexOf(l)));
+  const nll = (T: number) =>
+    devLogits.reduce((s, z, i) => {
+      const scaled = softmax(Float32Array.from(z, (v) => v / T));
+      return s - Math.log(Math.max(devGold[i]!.reduce((a, k) => a + scaled[k]!, 0), 1e-12));
+    }, 0) / devLogits.length;
+  let temperature = 1;
+  for (let T = 0.5; T <= 8; T += 0.05) if (nll(T) < nll(temperature)) temperature = Math.round(T * 100) / 100;
+  console.log(`  temperature ${temperature} (dev log-loss ${nll(1).toFixed(4)} -> ${nll(temperature).toFixed(4)})`);
+  for (let i = 0; i < model.w.w2.length; i++) model.w.w2[i]! /= temperature;
+  for (let i = 0; i < model.w.b2.length; i++) model.w.b2[i]! /= temperature;
+
   const devMetrics: Record<string, ClassMetrics> = {};
   for (const [name, examples] of Object.entries(spec.devSlices ?? {})) {
     devMetrics[name] = evaluate(examples.map((e) => encode(e.text)), examples);
@@ -134,6 +149,7 @@ export async function trainClassifier(spec: ClassifierSpec): Promise<Record<stri
     vocabulary_size: vocab.length,
     hyper_parameters: params,
     best_epoch: best.epoch,
+    temperature,
     class_weights: spec.balance ? Object.fromEntries(labels.map((l, k) => [l, Math.round((classWeight[k]! / meanWeight) * 1000) / 1000])) : 'none',
     metrics,
     dev_metrics: devMetrics,

@@ -1,0 +1,47 @@
+// npm run bench:sentiment: /analyze/sentiment latency for 20, 2,000 and 20,000 words, cold load, resident memory.
+import { readFileSync } from 'node:fs';
+import { percentile, startService } from './lib.js';
+
+const WORDS = 'revenue rose sharply while costs fell and the board raised its outlook although some analysts remained cautious about demand'.split(' ');
+const text = (n: number) => {
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) out.push(WORDS[i % WORDS.length]! + ((i + 1) % 15 === 0 ? '.' : ''));
+  return out.join(' ');
+};
+
+async function post(url: string, body: string): Promise<number> {
+  const t = performance.now();
+  const res = await fetch(`${url}/analyze/sentiment`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  if (res.status !== 200) throw new Error(`status ${res.status}: ${await res.text()}`);
+  await res.arrayBuffer();
+  return performance.now() - t;
+}
+
+const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+
+const service = await startService();
+try {
+  const cases = [
+    { name: '20 words', body: JSON.stringify({ text: text(20) }), n: 300, target: '<= 10 ms' },
+    { name: '2,000 words', body: JSON.stringify({ text: text(2000) }), n: 60, target: '<= 60 ms' },
+    { name: '20,000 words', body: JSON.stringify({ text: text(20000) }), n: 12, target: '-' },
+  ];
+  const rssBefore = rssMb(service.child.pid!);
+  const cold = await post(service.url, cases[0]!.body);
+  console.log(`after the cold request: RSS ${rssMb(service.child.pid!).toFixed(0)} MB`);
+  const health = (await (await fetch(`${service.url}/health`)).json()) as { components: { sentiment: { load_ms: number } } };
+  const rows = [`| cold first request (loads both models) | ${cold.toFixed(0)} | - | model load ${health.components.sentiment.load_ms} ms; target <= 2 s |`];
+  for (const c of cases) {
+    for (let i = 0; i < 3; i++) await post(service.url, c.body);
+    const times: number[] = [];
+    for (let i = 0; i < c.n; i++) times.push(await post(service.url, c.body));
+    rows.push(`| ${c.name} | ${percentile(times, 0.5).toFixed(1)} | ${percentile(times, 0.99).toFixed(1)} | ${c.target} |`);
+    console.log(`${c.name}: p50 ${percentile(times, 0.5).toFixed(1)} ms over ${c.n} requests; RSS now ${rssMb(service.child.pid!).toFixed(0)} MB`);
+  }
+  const rss = rssMb(service.child.pid!);
+  console.log('\n| request | p50 (ms) | p99 (ms) | note |\n|---|---|---|---|');
+  console.log(rows.join('\n'));
+  console.log(`\nservice RSS: ${rssBefore.toFixed(0)} MB before the models, ${rss.toFixed(0)} MB after (target <= 400 MB)`);
+} finally {
+  await service.stop();
+}

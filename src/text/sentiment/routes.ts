@@ -1,0 +1,58 @@
+// POST /analyze/sentiment, with the text spec's error bodies ({detail}) instead of the service-wide shape.
+import type { FastifyError, FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { EMOTIONS, SENTIMENTS, type SentimentService, TextHttpError } from './service.js';
+
+const DetailSchema = z.object({ detail: z.string() }).catchall(z.unknown()).meta({ id: 'TextError' });
+
+const scoresOf = (keys: readonly string[]) => z.object(Object.fromEntries(keys.map((k) => [k, z.number().min(0).max(1)])));
+
+export const SentimentResponseSchema = z
+  .object({
+    sentiment: z.enum(SENTIMENTS),
+    confidence: z.number().min(0).max(1).describe('probability of the dominant sentiment'),
+    scores: scoresOf(SENTIMENTS).describe('mean over chunks of each sentiment probability'),
+    emotions: scoresOf(EMOTIONS).describe('mean over chunks of each emotion probability'),
+    contextual_sentiment: z.string().describe('two to three sentences: from the LLM, or built from the scores'),
+    num_chunks: z.int().describe('chunks of at most 510 tokens analysed'),
+    llm_powered: z.boolean().describe('true only when the LLM text was used'),
+    models: z.object({ sentiment: z.string(), emotion: z.string() }),
+    llm: z.union([z.object({ provider: z.string(), model: z.string() }), z.object({ fallback_reason: z.string() })]).optional(),
+  })
+  .meta({ id: 'SentimentResult' });
+
+export async function sentimentRoutes(app: FastifyInstance, opts: { service: SentimentService; maxChars: number }) {
+  // Encapsulated: these routes answer errors as {detail}, the text service's documented shape.
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (err instanceof TextHttpError) return reply.code(err.statusCode).send({ detail: err.detail, ...err.extra });
+    if (err.validation || err.code?.startsWith('FST_ERR_CTP_') || (err.statusCode === 400)) {
+      if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(413).send({ detail: 'Request body too large' });
+      return reply.code(400).send({ detail: 'Invalid input format' });
+    }
+    request.log.error({ err }, 'sentiment analysis failed');
+    return reply.code(500).send({ detail: `Analysis failed: ${err.message}` });
+  });
+
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/analyze/sentiment',
+    {
+      schema: {
+        tags: ['text'],
+        summary: 'Sentiment, seven emotions and an interpretation of a text of any length',
+        description:
+          'The text is split into chunks of at most 510 tokens (at sentence ends where possible); every chunk is ' +
+          'classified and the probabilities are the unweighted mean over chunks. An empty or whitespace-only text ' +
+          'gets 400 `{detail: "Invalid input format", reason: "text is empty"}`; a text over the size limit gets 413.',
+        body: z.object({ text: z.string().describe('the text to analyse') }),
+        response: { 200: SentimentResponseSchema, 400: DetailSchema, 413: DetailSchema, 500: DetailSchema, 503: DetailSchema },
+      },
+    },
+    async (request) => {
+      const { text } = request.body;
+      if (!text.trim()) throw new TextHttpError(400, 'Invalid input format', { reason: 'text is empty' });
+      if (text.length > opts.maxChars) throw new TextHttpError(413, `Text too long: at most ${opts.maxChars} characters`);
+      return opts.service.analyze(text);
+    },
+  );
+}

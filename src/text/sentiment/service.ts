@@ -1,0 +1,235 @@
+// Sentiment analysis: models loaded once on demand (503 while loading or after a failure), chunked inference,
+// mean over chunks, and an interpretation by the LLM or, failing that, one written from the scores.
+import type { FastifyBaseLogger } from 'fastify';
+import type { Llm } from '../llm/llm.js';
+import { type TextClassifier, loadClassifier } from '../models.js';
+import { chunkText } from './chunking.js';
+
+export const SENTIMENTS = ['positive', 'negative', 'neutral'] as const;
+export const EMOTIONS = ['anger', 'joy', 'fear', 'sadness', 'surprise', 'disgust', 'neutral'] as const;
+
+export interface LoadedModels {
+  sentiment: TextClassifier;
+  emotion: TextClassifier;
+  ids: { sentiment: string; emotion: string };
+}
+
+export class TextHttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly detail: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(detail);
+  }
+}
+
+export const NOT_LOADED = 'Sentiment models not loaded. Please try again later.';
+
+/** idle -> loading -> ready | failed; a failed load is tried again by the next request. */
+export class ModelLoader {
+  private promise: Promise<LoadedModels> | null = null;
+  private models: LoadedModels | null = null;
+  state: 'idle' | 'loading' | 'ready' | 'failed' = 'idle';
+  error: string | null = null;
+  loadMs: number | null = null;
+
+  constructor(
+    private readonly load: () => Promise<LoadedModels>,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** Starts a load unless one is running or done; concurrent callers share it. */
+  start(): Promise<LoadedModels> {
+    if (this.models) return Promise.resolve(this.models);
+    if (!this.promise) {
+      this.state = 'loading';
+      const t0 = performance.now();
+      this.promise = this.load().then(
+        (m) => {
+          this.models = m;
+          this.state = 'ready';
+          this.error = null;
+          this.loadMs = Math.round(performance.now() - t0);
+          this.log.info({ ms: this.loadMs, ...m.ids }, 'sentiment models loaded');
+          return m;
+        },
+        (err: Error) => {
+          this.state = 'failed';
+          this.error = err.message;
+          this.promise = null;
+          this.log.error({ err }, 'sentiment models failed to load');
+          throw err;
+        },
+      );
+    }
+    return this.promise;
+  }
+
+  /**
+   * The request that starts the load waits for it; requests arriving while it runs get 503 at once.
+   */
+  async acquire(): Promise<LoadedModels> {
+    if (this.models) return this.models;
+    if (this.state === 'loading') throw new TextHttpError(503, NOT_LOADED, { state: 'loading' });
+    try {
+      return await this.start();
+    } catch {
+      throw new TextHttpError(503, NOT_LOADED, { state: 'failed' });
+    }
+  }
+}
+
+export function defaultLoader(sentimentId: string, emotionId: string) {
+  return async (): Promise<LoadedModels> => {
+    const [sentiment, emotion] = await Promise.all([loadClassifier(sentimentId), loadClassifier(emotionId)]);
+    for (const [name, clf, labels] of [['sentiment', sentiment, SENTIMENTS], ['emotion', emotion, EMOTIONS]] as const) {
+      const known = Object.values((clf.model.config as unknown as { id2label: Record<string, string> }).id2label).map((l) => l.toLowerCase());
+      const missing = labels.filter((l) => !known.includes(l));
+      if (missing.length) throw new Error(`${name} model lacks labels ${missing.join(', ')} (has ${known.join(', ')})`);
+    }
+    return { sentiment, emotion, ids: { sentiment: sentimentId, emotion: emotionId } };
+  };
+}
+
+type Scores<K extends string> = Record<K, number>;
+
+async function classify<K extends string>(clf: TextClassifier, chunks: string[], labels: readonly K[]): Promise<Scores<K>[]> {
+  const out: Scores<K>[] = [];
+  for (let i = 0; i < chunks.length; i += 32) {
+    const batch = chunks.slice(i, i + 32);
+    const res = (await clf(batch, { top_k: null })) as unknown as { label: string; score: number }[][];
+    // A single input comes back unwrapped.
+    const rows = batch.length === 1 && !Array.isArray(res[0]) ? [res as unknown as { label: string; score: number }[]] : res;
+    for (const row of rows) {
+      const scores = Object.fromEntries(labels.map((l) => [l, 0])) as Scores<K>;
+      for (const { label, score } of row) {
+        const k = label.toLowerCase() as K;
+        if (k in scores) scores[k] = score;
+      }
+      out.push(scores);
+    }
+  }
+  return out;
+}
+
+function mean<K extends string>(rows: Scores<K>[], labels: readonly K[]): Scores<K> {
+  return Object.fromEntries(labels.map((l) => [l, rows.reduce((s, r) => s + r[l], 0) / rows.length])) as Scores<K>;
+}
+
+const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
+const pct = (x: number) => `${Math.round(x * 100)}%`;
+
+export interface SentimentResult {
+  sentiment: (typeof SENTIMENTS)[number];
+  confidence: number;
+  scores: Scores<(typeof SENTIMENTS)[number]>;
+  emotions: Scores<(typeof EMOTIONS)[number]>;
+  contextual_sentiment: string;
+  num_chunks: number;
+  llm_powered: boolean;
+  models: { sentiment: string; emotion: string };
+  llm?: { provider: string; model: string } | { fallback_reason: string };
+}
+
+/** Interpretation from the numbers: which sentiment, how strong, how mixed, which emotions, how parts agree. */
+export function interpretFromScores(
+  scores: Scores<(typeof SENTIMENTS)[number]>,
+  emotions: Scores<(typeof EMOTIONS)[number]>,
+  perChunk: (typeof SENTIMENTS)[number][],
+): string {
+  const ranked = [...SENTIMENTS].sort((a, b) => scores[b] - scores[a]);
+  const [top, second] = [ranked[0]!, ranked[1]!];
+  const p = scores[top];
+  const strength = p >= 0.8 ? 'strongly' : p >= 0.6 ? 'clearly' : p >= 0.45 ? 'moderately' : 'only slightly';
+  const lead =
+    top === 'neutral'
+      ? `The text is ${strength} neutral in tone (${pct(p)} neutral)`
+      : `The text reads as ${strength} ${top} (${pct(p)} ${top})`;
+  const mixed = p - scores[second] < 0.15 ? `, though ${second} signals are close behind at ${pct(scores[second])}` : '';
+  const sentences = [`${lead}${mixed}.`];
+  const emo = [...EMOTIONS].sort((a, b) => emotions[b] - emotions[a]);
+  const nonNeutral = emo.filter((e) => e !== 'neutral');
+  if (emo[0] === 'neutral') {
+    sentences.push(`Emotionally it is mostly matter-of-fact (${pct(emotions.neutral)} neutral); the strongest emotion is ${nonNeutral[0]} at ${pct(emotions[nonNeutral[0]!])}.`);
+  } else {
+    sentences.push(`Its dominant emotion is ${emo[0]} (${pct(emotions[emo[0]!])}), followed by ${emo[1]} (${pct(emotions[emo[1]!])}) and ${emo[2]} (${pct(emotions[emo[2]!])}).`);
+  }
+  if (perChunk.length > 1) {
+    const agree = perChunk.filter((s) => s === top).length;
+    sentences.push(
+      agree === perChunk.length
+        ? `All ${perChunk.length} parts of the text lean the same way.`
+        : `${agree} of its ${perChunk.length} parts lean ${top}, so the overall picture is an average of differing passages.`,
+    );
+  }
+  return sentences.join(' ');
+}
+
+function llmPrompt(text: string, scores: Scores<(typeof SENTIMENTS)[number]>, emotions: Scores<(typeof EMOTIONS)[number]>): string {
+  const topEmotions = [...EMOTIONS].sort((a, b) => emotions[b] - emotions[a]).slice(0, 3);
+  return [
+    'Interpret the overall sentiment and emotional tone of the text below in two to three sentences of plain prose',
+    '(no lists, no headings). Use the classifier scores as evidence and mention what in the text drives them.',
+    '',
+    'Text (first 600 characters):',
+    `"""${text.slice(0, 600)}"""`,
+    '',
+    `Sentiment scores: positive ${scores.positive.toFixed(2)}, negative ${scores.negative.toFixed(2)}, neutral ${scores.neutral.toFixed(2)}.`,
+    `Top emotions: ${topEmotions.map((e) => `${e} ${emotions[e].toFixed(2)}`).join(', ')}.`,
+  ].join('\n');
+}
+
+/** At most three sentences, as the answer format requires. */
+function threeSentences(text: string): string {
+  const parts = text.replace(/\s+/g, ' ').match(/[^.!?]+[.!?]+["')\]]*|[^.!?]+$/g) ?? [text];
+  return parts.slice(0, 3).join('').trim();
+}
+
+export class SentimentService {
+  constructor(
+    readonly loader: ModelLoader,
+    private readonly llm: Llm,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  async analyze(text: string): Promise<SentimentResult> {
+    const models = await this.loader.acquire();
+    let chunks: string[];
+    let perChunkSentiment: Scores<(typeof SENTIMENTS)[number]>[];
+    let perChunkEmotion: Scores<(typeof EMOTIONS)[number]>[];
+    try {
+      const tokenizer = models.sentiment.tokenizer;
+      chunks = chunkText(text, (s) => tokenizer.encode(s, { add_special_tokens: false }).length);
+      [perChunkSentiment, perChunkEmotion] = await Promise.all([
+        classify(models.sentiment, chunks, SENTIMENTS),
+        classify(models.emotion, chunks, EMOTIONS),
+      ]);
+    } catch (err) {
+      this.log.error({ err }, 'sentiment inference failed');
+      throw new TextHttpError(500, `Analysis failed: ${(err as Error).message}`);
+    }
+    // Every chunk counts the same: the spec's mean over chunks (a short last chunk weighs as much as a full one).
+    const scores = mean(perChunkSentiment, SENTIMENTS);
+    const emotions = mean(perChunkEmotion, EMOTIONS);
+    const sentiment = [...SENTIMENTS].sort((a, b) => scores[b] - scores[a])[0]!;
+    const perChunk = perChunkSentiment.map((s) => [...SENTIMENTS].sort((a, b) => s[b] - s[a])[0]!);
+
+    const llm = await this.llm.generate(llmPrompt(text, scores, emotions), {
+      system: 'You are a concise financial and emotional-tone analyst.',
+      maxOutputTokens: 300,
+    });
+    if (!llm.ok) this.log.info({ reason: llm.reason, detail: llm.detail }, 'LLM interpretation unavailable: using the fallback');
+    return {
+      sentiment,
+      confidence: r4(scores[sentiment]),
+      scores: Object.fromEntries(SENTIMENTS.map((k) => [k, r4(scores[k])])) as SentimentResult['scores'],
+      emotions: Object.fromEntries(EMOTIONS.map((k) => [k, r4(emotions[k])])) as SentimentResult['emotions'],
+      contextual_sentiment: llm.ok ? threeSentences(llm.text) : interpretFromScores(scores, emotions, perChunk),
+      num_chunks: chunks.length,
+      llm_powered: llm.ok,
+      models: models.ids,
+      llm: llm.ok ? { provider: llm.provider, model: llm.model } : { fallback_reason: llm.reason },
+    };
+  }
+}

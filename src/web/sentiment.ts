@@ -1,0 +1,34 @@
+// The sentiment page: a text box, and the result with bars for the scores and the emotions.
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { TextHttpError } from '../text/sentiment/service.js';
+
+async function sentimentPages(app: FastifyInstance) {
+  app.pages.addLink({ href: '/sentiment', label: 'Sentiment' }, 'financial sentiment and seven emotions of any text, with an interpretation', () => {
+    const s = app.health.components().sentiment;
+    return [`Models: ${app.config.SENTIMENT_MODEL} and ${app.config.EMOTION_MODEL} (${String(s?.state ?? 'idle')}).`];
+  });
+
+  app.get('/sentiment', { schema: { hide: true } }, (_request, reply) => reply.page('sentiment', 'Sentiment analysis', { text: '', error: null, result: null }));
+
+  app.post('/sentiment', { schema: { hide: true } }, async (request, reply) => {
+    const raw = (request.body as Record<string, unknown> | undefined)?.text;
+    const text = typeof raw === 'string' ? raw : '';
+    const fail = (code: number, error: string) => {
+      reply.code(code);
+      return reply.page('sentiment', 'Sentiment analysis', { text, error, result: null });
+    };
+    if (!text.trim()) return fail(400, 'Please enter some text to analyse.');
+    if (text.length > app.config.SENTIMENT_MAX_CHARS) return fail(413, `The text is too long: at most ${app.config.SENTIMENT_MAX_CHARS} characters.`);
+    try {
+      const result = await app.sentiment.analyze(text);
+      return reply.page('sentiment', 'Sentiment analysis: result', { text, error: null, result });
+    } catch (err) {
+      if (err instanceof TextHttpError && err.statusCode === 503) return fail(503, 'The models are still loading. Please try again in a moment.');
+      request.log.error({ err }, 'sentiment page failed');
+      return fail(500, 'The analysis failed. Please try again.');
+    }
+  });
+}
+
+export default fp(sentimentPages, { name: 'sentiment-pages', dependencies: ['pages', 'text'] });

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { chunkText, sentences } from '../../src/text/sentiment/chunking.js';
+import { DEFAULT_TEXT_MODELS, loadClassifier } from '../../src/text/models.js';
+
+// A whitespace tokenizer keeps the arithmetic obvious; the last test uses the real one.
+const words = (s: string) => s.split(/\s+/).filter(Boolean).length;
+
+describe('chunking', () => {
+  it('gives no chunk for no tokens and one chunk for one token', () => {
+    expect(chunkText('', words)).toEqual([]);
+    expect(chunkText('   \n ', words)).toEqual([]);
+    expect(chunkText('Profit', words)).toEqual(['Profit']);
+  });
+
+  it('keeps exactly 510 tokens in one chunk and splits 511 into two', () => {
+    const t510 = Array.from({ length: 510 }, (_, i) => `w${i}`).join(' ');
+    expect(chunkText(t510, words)).toHaveLength(1);
+    const t511 = `${t510} extra`;
+    const chunks = chunkText(t511, words);
+    expect(chunks).toHaveLength(2);
+    expect(chunks.map(words)).toEqual([510, 1]);
+  });
+
+  it('cuts at sentence ends when it can', () => {
+    const s = (n: number, tag: string) => `${Array.from({ length: n - 1 }, () => tag).join(' ')} end.`;
+    const chunks = chunkText(`${s(300, 'a')} ${s(300, 'b')} ${s(100, 'c')}`, words);
+    expect(chunks.map(words)).toEqual([300, 400]);
+    expect(chunks[0]!.endsWith('end.')).toBe(true);
+    expect(chunks[1]!.startsWith('b')).toBe(true);
+  });
+
+  it('handles many thousands of tokens, never over the limit and losing nothing', () => {
+    const text = Array.from({ length: 3000 }, (_, i) => `Sentence ${i} has a few words in it.`).join(' ');
+    const chunks = chunkText(text, words);
+    expect(chunks.every((c) => words(c) <= 510)).toBe(true);
+    expect(chunks.reduce((n, c) => n + words(c), 0)).toBe(words(text));
+    // 8-word sentences: a chunk leaves at most 7 tokens of room unused.
+    const total = words(text);
+    expect(total).toBe(24000);
+    expect(chunks.length).toBeGreaterThanOrEqual(Math.ceil(total / 510));
+    expect(chunks.length).toBeLessThanOrEqual(Math.ceil(total / 503));
+  });
+
+  it('splits multibyte text on code points, never inside a character', () => {
+    const emoji = '😀'.repeat(1200); // one "word" of 1,200 characters
+    const perChar = (s: string) => Array.from(s).length;
+    const chunks = chunkText(emoji, perChar);
+    expect(chunks.map(perChar)).toEqual([510, 510, 180]);
+    expect(chunks.join('')).toBe(emoji);
+    expect(sentences('Straße ist groß. 株価が上昇した。 Ça va?')).toHaveLength(2);
+  });
+
+  it('respects the real tokenizer count', async () => {
+    const clf = await loadClassifier(DEFAULT_TEXT_MODELS.sentiment);
+    const count = (s: string) => clf.tokenizer.encode(s, { add_special_tokens: false }).length;
+    const text = 'Revenue grew 12%, and margins (ex-items) improved! '.repeat(300);
+    const chunks = chunkText(text, count);
+    expect(chunks.length).toBeGreaterThan(1);
+    for (const c of chunks) expect(count(c)).toBeLessThanOrEqual(510);
+    expect(chunks.reduce((n, c) => n + count(c), 0)).toBe(count(text));
+  });
+});

@@ -1,0 +1,174 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chunkText } from '../../src/text/sentiment/chunking.js';
+import { type LoadedModels, NOT_LOADED, defaultLoader, interpretFromScores } from '../../src/text/sentiment/service.js';
+import { makeApp } from '../helpers/app.js';
+import { FakeLlm, baseUrlFor } from '../helpers/fake-llm.js';
+
+const realLoad = defaultLoader('models/text/sentiment', 'models/text/emotion');
+const post = (app: Awaited<ReturnType<typeof makeApp>>, payload: unknown, headers: Record<string, string> = {}) =>
+  app.inject({ method: 'POST', url: '/analyze/sentiment', payload: payload as string, headers });
+
+describe('POST /analyze/sentiment without an LLM key', () => {
+  let app: Awaited<ReturnType<typeof makeApp>>;
+  let models: LoadedModels;
+  beforeAll(async () => {
+    app = await makeApp({ SENTIMENT_MAX_CHARS: 50_000 });
+    models = await realLoad();
+  });
+  afterAll(() => app.close());
+
+  it('answers the spec fields for a short text, with a fallback interpretation from the scores', async () => {
+    const res = await post(app, { text: 'Profit rose 20% and beat expectations.' });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({ sentiment: 'positive', num_chunks: 1, llm_powered: false, llm: { fallback_reason: 'no_key' } });
+    expect(Object.keys(body.scores).sort()).toEqual(['negative', 'neutral', 'positive']);
+    expect(Object.keys(body.emotions).sort()).toEqual(['anger', 'disgust', 'fear', 'joy', 'neutral', 'sadness', 'surprise']);
+    expect(body.confidence).toBe(body.scores.positive);
+    expect(body.contextual_sentiment).toMatch(/positive/);
+    expect(body.models).toEqual({ sentiment: 'models/text/sentiment', emotion: 'models/text/emotion' });
+  });
+
+  it('averages the chunks of a long text, each chunk counting the same', async () => {
+    const text = `${'The company reported record profit and strong growth. '.repeat(70)}${'The firm filed for bankruptcy after heavy losses. '.repeat(70)}`;
+    const body = (await post(app, { text })).json();
+    const count = (s: string) => models.sentiment.tokenizer.encode(s, { add_special_tokens: false }).length;
+    const chunks = chunkText(text, count);
+    expect(body.num_chunks).toBe(chunks.length);
+    expect(chunks.length).toBeGreaterThan(1);
+    const per = await Promise.all(chunks.map(async (c) => (await models.sentiment(c, { top_k: null })) as { label: string; score: number }[]));
+    const meanOf = (label: string) => per.reduce((s, r) => s + r.find((x) => x.label === label)!.score, 0) / per.length;
+    for (const label of ['positive', 'negative', 'neutral']) expect(body.scores[label]).toBeCloseTo(meanOf(label), 3);
+    expect(body.contextual_sentiment).toMatch(/parts/);
+  });
+
+  it.each([
+    ['a missing text', { other: 'x' }],
+    ['a number', { text: 42 }],
+    ['null', { text: null }],
+    ['an array body', ['text']],
+  ])('400 Invalid input format for %s', async (_name, payload) => {
+    const res = await post(app, payload);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ detail: 'Invalid input format' });
+  });
+
+  it('400 for malformed JSON, and for an empty or blank text with the reason', async () => {
+    const bad = await post(app, '{"text": "unterminated', { 'content-type': 'application/json' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual({ detail: 'Invalid input format' });
+    for (const text of ['', '   \n\t ']) {
+      expect((await post(app, { text })).json()).toEqual({ detail: 'Invalid input format', reason: 'text is empty' });
+    }
+  });
+
+  it('413 for a text over the configured limit', async () => {
+    const res = await post(app, { text: 'a '.repeat(30_000) });
+    expect(res.statusCode).toBe(413);
+    expect(res.json().detail).toMatch(/at most 50000 characters/);
+  });
+});
+
+describe('model loading states', () => {
+  it('the first request waits for the load, others meanwhile get 503, and only one load runs', async () => {
+    let loads = 0;
+    const app = await makeApp({}, { text: { loadSentimentModels: async () => { loads++; await sleep(400); return realLoad(); } } });
+    const first = post(app, { text: 'Shares jumped.' });
+    await sleep(50);
+    const during = await post(app, { text: 'Shares jumped.' });
+    expect(during.statusCode).toBe(503);
+    expect(during.json()).toMatchObject({ detail: NOT_LOADED });
+    expect((await first).statusCode).toBe(200);
+    expect((await post(app, { text: 'Shares jumped.' })).statusCode).toBe(200);
+    expect(loads).toBe(1);
+    await app.close();
+  });
+
+  it('a failed load gives 503 and is retried by a later request', async () => {
+    let loads = 0;
+    const app = await makeApp({}, {
+      text: { loadSentimentModels: async () => { if (++loads === 1) throw new Error('out of memory'); return realLoad(); } },
+    });
+    const failed = await post(app, { text: 'Revenue fell.' });
+    expect(failed.statusCode).toBe(503);
+    expect(failed.json().detail).toBe(NOT_LOADED);
+    expect((await app.inject({ url: '/health' })).json().components.sentiment).toMatchObject({ ready: false, state: 'failed', error: 'out of memory' });
+    expect((await post(app, { text: 'Revenue fell.' })).statusCode).toBe(200);
+    expect(loads).toBe(2);
+    await app.close();
+  });
+
+  it('an inference error gives 500 "Analysis failed: ..." without a stack trace', async () => {
+    const app = await makeApp({}, {
+      text: {
+        loadSentimentModels: async () => {
+          const m = await realLoad();
+          const broken = Object.assign(async () => { throw new Error('tensor shape mismatch'); }, { tokenizer: m.sentiment.tokenizer });
+          return { ...m, sentiment: broken as unknown as LoadedModels['sentiment'] };
+        },
+      },
+    });
+    const res = await post(app, { text: 'Anything.' });
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toEqual({ detail: 'Analysis failed: tensor shape mismatch' });
+    await app.close();
+  });
+});
+
+describe('LLM interpretation and its fallbacks', () => {
+  const fake = new FakeLlm();
+  let app: Awaited<ReturnType<typeof makeApp>>;
+  beforeAll(async () => {
+    await fake.start();
+    app = await makeApp({ LLM_API_KEY: 'k-1', LLM_PROVIDER: 'gemini', LLM_BASE_URL: baseUrlFor(fake, 'gemini'), LLM_TIMEOUT_MS: 800 });
+  });
+  afterAll(async () => {
+    await app.close();
+    await fake.stop();
+  });
+
+  it('uses the LLM text when it answers, sending only the first 600 characters, the scores and three emotions', async () => {
+    fake.mode = 'ok';
+    fake.calls.length = 0;
+    const text = `${'Results were excellent and the guidance was raised. '.repeat(12)}SECRET-TAIL-MARKER`;
+    const body = (await post(app, { text })).json();
+    expect(body.llm_powered).toBe(true);
+    expect(body.contextual_sentiment).toBe(fake.reply);
+    const prompt = JSON.stringify(fake.calls[0]!.body);
+    expect(prompt).toContain(text.slice(0, 600).slice(-40));
+    expect(prompt).not.toContain('SECRET-TAIL-MARKER');
+    expect(prompt).toMatch(/positive \d\.\d\d, negative \d\.\d\d, neutral \d\.\d\d/);
+    expect(prompt).toMatch(/Top emotions: \w+ \d\.\d\d, \w+ \d\.\d\d, \w+ \d\.\d\d\./);
+  });
+
+  it.each([
+    ['500', 'error'],
+    ['blocked', 'blocked'],
+    ['truncated', 'incomplete'],
+    ['timeout', 'timeout'],
+  ] as const)('falls back when the provider answers %s', async (mode, reason) => {
+    fake.mode = mode;
+    const res = await post(app, { text: 'The bank reported a surprise loss and cut its dividend.' });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.llm_powered).toBe(false);
+    expect(body.llm).toEqual({ fallback_reason: reason });
+    expect(body.contextual_sentiment).not.toBe(fake.reply);
+    expect(body.contextual_sentiment.length).toBeGreaterThan(40);
+  });
+});
+
+describe('fallback interpretation', () => {
+  it('is specific to the scores, not a canned sentence', () => {
+    const e = { anger: 0.05, joy: 0.6, fear: 0.05, sadness: 0.05, surprise: 0.15, disgust: 0.02, neutral: 0.08 };
+    const a = interpretFromScores({ positive: 0.9, negative: 0.05, neutral: 0.05 }, e, ['positive']);
+    const b = interpretFromScores({ positive: 0.4, negative: 0.35, neutral: 0.25 }, { ...e, joy: 0.1, neutral: 0.7 }, ['positive', 'negative', 'positive']);
+    expect(a).toMatch(/strongly positive \(90% positive\)/);
+    expect(a).toMatch(/dominant emotion is joy \(60%\)/);
+    expect(b).toMatch(/only slightly positive.*negative signals are close behind at 35%/);
+    expect(b).toMatch(/matter-of-fact \(70% neutral\)/);
+    expect(b).toMatch(/2 of its 3 parts lean positive/);
+    expect(a).not.toBe(b);
+  });
+});
