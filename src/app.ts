@@ -13,6 +13,7 @@ import type { ContextOptions } from './movies/context.js';
 import type { CanvasModule } from './survival/plots/draw.js';
 import movies from './movies/routes.js';
 import text, { type TextOptions } from './text/plugin.js';
+import rag from './text/rag/plugin.js';
 import survival from './survival/routes.js';
 import pages, { renderNotFound } from './web/pages.js';
 import predictionPages from './web/prediction.js';
@@ -80,6 +81,7 @@ export async function buildApp(opts: BuildOptions = {}) {
   await app.register(predictionPages);
   await app.register(text, opts.text ?? {});
   await app.register(sentimentPages);
+  await app.register(rag);
   await app.register(movies, opts.movies ? { contextOptions: opts.movies } : {});
 
   for (const plugin of opts.plugins ?? []) await app.register(plugin);

@@ -26,6 +26,7 @@ async function main() {
   await app.listen({ port: config.PORT, host: config.HOST });
   // The collection database opens (and migrates) after the port is up: PGlite's first start takes seconds.
   app.movies.start().catch((err: unknown) => app.log.error({ err }, 'movie collection unavailable'));
+  app.rag.start().catch((err: unknown) => app.log.error({ err }, 'document search unavailable'));
 }
 
 main().catch((err: unknown) => {

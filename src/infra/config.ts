@@ -70,6 +70,12 @@ export const ConfigSchema = z
     EMOTION_MODEL: z.string().default('models/text/emotion').describe('Emotion model: local directory or Hub id'),
     TEXT_MODELS_EAGER: BoolSchema.default(false).describe('Load the sentiment models at start-up instead of on first use'),
     SENTIMENT_MAX_CHARS: intIn(1, 10_000_000).default(200_000).describe('Longest text /analyze/sentiment accepts'),
+    CHROMA_URL: z.url().optional().describe('Chroma server; without it the service runs its own under DATA_DIR/chroma'),
+    DOCS_DIR: z.string().default('docs/sample-collection').describe('Folder of .txt documents for question answering'),
+    RAG_COLLECTION: z.string().regex(/^[a-zA-Z0-9][a-zA-Z0-9._-]{1,62}$/).default('documents').describe('Chroma collection name'),
+    EMBEDDING_MODEL: z.string().default('models/text/embedder').describe('Sentence embedder: local directory or Hub id'),
+    RAG_SEMANTIC_WEIGHT: z.coerce.number().min(0).max(1).default(0.7).describe('Weight of semantic similarity in hybrid search'),
+    RAG_INDEX_ON_START: BoolSchema.default(true).describe('Index DOCS_DIR at start-up when the collection is empty'),
   })
   .superRefine((c, ctx) => {
     if (c.APP_ENV === 'production' && c.APP_DEBUG) {

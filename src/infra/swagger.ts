@@ -20,6 +20,7 @@ async function swaggerPlugin(app: FastifyInstance) {
         { name: 'health', description: 'Liveness and readiness' },
         { name: 'survival', description: 'Survival prediction' },
         { name: 'text', description: 'Text analysis: sentiment' },
+        { name: 'rag', description: 'Document search over DOCS_DIR' },
         { name: 'movies', description: 'Movie collection (operators)' },
       ],
     },

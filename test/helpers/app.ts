@@ -17,8 +17,9 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 
 export async function makeApp(overrides: Partial<Config> = {}, opts: Omit<BuildOptions, 'config'> = {}) {
   const config = testConfig(overrides);
+  // A data directory the test chose itself outlives the app (persistence tests reopen it).
   const cleanup = async (app: FastifyInstance) => {
-    app.addHook('onClose', async () => rmSync(config.DATA_DIR, { recursive: true, force: true }));
+    if (!overrides.DATA_DIR) app.addHook('onClose', async () => rmSync(config.DATA_DIR, { recursive: true, force: true }));
   };
   return buildApp({ config, logger: false, ...opts, plugins: [...(opts.plugins ?? []), cleanup] });
 }

@@ -1,0 +1,155 @@
+// Document search plugin: Chroma (ours or CHROMA_URL), the embedder, the RAG service and /rag/index, /rag/search, /rag/stats.
+import { join } from 'node:path';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { fromRoot } from '../../infra/paths.js';
+import { loadEmbedder } from '../models.js';
+import { TextHttpError } from '../sentiment/service.js';
+import { ChromaServer } from './chroma-server.js';
+import { RagBusyError, RagService } from './service.js';
+import { EmbedderMismatchError, VectorStore } from './store.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    rag: { service(): Promise<RagService>; start(): Promise<void>; chroma: ChromaServer | null };
+  }
+}
+
+const Detail = z.object({ detail: z.string() }).catchall(z.unknown());
+
+const IndexResultSchema = z
+  .object({
+    full: z.boolean(),
+    documents: z.int(),
+    files_added: z.int(),
+    files_changed: z.int(),
+    files_unchanged: z.int(),
+    files_removed: z.int(),
+    chunks_added: z.int(),
+    chunks_removed: z.int(),
+    chunks_unchanged: z.int(),
+    errors: z.array(z.object({ source: z.string(), error: z.string() })),
+    duration_ms: z.int(),
+  })
+  .meta({ id: 'IndexResult' });
+
+const SearchHitSchema = z
+  .object({
+    id: z.string(),
+    text: z.string(),
+    source: z.string().describe('file path relative to DOCS_DIR'),
+    chunk_index: z.int(),
+    start: z.int().describe('character offset of the chunk in its file'),
+    end: z.int(),
+    semantic_score: z.number().describe('cosine similarity of query and chunk'),
+    bm25_score: z.number().describe('BM25 score (0 when BM25 did not return the chunk)'),
+    combined_score: z.number().describe('fused score used for the ranking'),
+  })
+  .meta({ id: 'SearchHit' });
+
+async function ragPlugin(app: FastifyInstance) {
+  const c = app.config;
+  const chroma = c.CHROMA_URL ? null : new ChromaServer(join(fromRoot(c.DATA_DIR), 'chroma'), app.log);
+  let pending: Promise<RagService> | null = null;
+
+  const service = () => {
+    pending ??= (async () => {
+      if (chroma) await chroma.start();
+      const extractor = await loadEmbedder(c.EMBEDDING_MODEL);
+      const embed = async (texts: string[]) => {
+        const out = await extractor(texts, { pooling: 'mean', normalize: true });
+        const [n, dim] = out.dims as [number, number];
+        const flat = out.data as Float32Array;
+        return Array.from({ length: n }, (_, i) => Array.from(flat.subarray(i * dim, (i + 1) * dim)));
+      };
+      const dim = (await embed(['dimension probe']))[0]!.length;
+      const embedder = { id: c.EMBEDDING_MODEL, dim };
+      const store = new VectorStore(chroma ? chroma.url : c.CHROMA_URL!, c.RAG_COLLECTION, embedder, embed);
+      return new RagService({ docsDir: fromRoot(c.DOCS_DIR), store, embed, embedder, semanticWeight: c.RAG_SEMANTIC_WEIGHT, log: app.log });
+    })().catch((err: unknown) => {
+      pending = null;
+      throw err;
+    });
+    return pending;
+  };
+
+  app.decorate('rag', {
+    service,
+    chroma,
+    async start() {
+      const rag = await service();
+      if (c.RAG_INDEX_ON_START && (await rag.opts.store.count()) === 0) await rag.index();
+      else await rag.sync();
+    },
+  });
+  app.health.register('rag', () => ({ ready: true, chroma: c.CHROMA_URL ? 'external' : chroma?.pid ? 'running' : 'not started', restarts: chroma?.restartCount ?? 0 }));
+  app.addHook('onClose', async () => {
+    await chroma?.stop();
+  });
+
+  await app.register(async (scope) => {
+    scope.setErrorHandler((err: FastifyError, request, reply) => {
+      if (err instanceof TextHttpError) return reply.code(err.statusCode).send({ detail: err.detail, ...err.extra });
+      if (err instanceof RagBusyError) return reply.code(409).send({ detail: 'An index run is already in progress; try again when it ends' });
+      if (err instanceof EmbedderMismatchError) return reply.code(409).send({ detail: err.message });
+      if (err.validation) return reply.code(400).send({ detail: 'Invalid input format', errors: err.validation.map((v) => ({ loc: v.instancePath, msg: v.message })) });
+      if (err.code?.startsWith('FST_ERR_CTP_') || err.statusCode === 400) return reply.code(400).send({ detail: 'Invalid input format' });
+      const chromaDown = /fetch failed|ECONNREFUSED|Failed to connect|connect/i.test(`${err.message} ${String((err as { cause?: unknown }).cause ?? '')}`);
+      if (chromaDown) {
+        request.log.warn({ err }, 'vector store unavailable');
+        rag(); // a restarted Chroma gets the collection opened again
+        return reply.code(503).send({ detail: 'The vector store is unavailable; try again in a few seconds' });
+      }
+      request.log.error({ err }, 'rag request failed');
+      return reply.code(500).send({ detail: `Search failed: ${err.message}` });
+    });
+    const rag = () => void pending?.then((s) => s.opts.store.forget()).catch(() => undefined);
+    const typed = scope.withTypeProvider<ZodTypeProvider>();
+
+    typed.post(
+      '/rag/index',
+      {
+        schema: {
+          tags: ['rag'],
+          summary: 'Index (or re-index) the .txt files of DOCS_DIR',
+          description: 'Incremental by default (unchanged files skipped by hash); `{"full": true}` rebuilds. One run at a time: a second call gets 409.',
+          body: z.strictObject({ full: z.boolean().default(false) }).optional(),
+          response: { 200: IndexResultSchema, 400: Detail, 409: Detail, 503: Detail },
+        },
+      },
+      async (request) => (await service()).index({ full: request.body?.full ?? false }),
+    );
+
+    typed.post(
+      '/rag/search',
+      {
+        schema: {
+          tags: ['rag'],
+          summary: 'Hybrid search: semantic similarity and BM25, fused',
+          body: z.strictObject({
+            query: z.string().trim().min(1).max(2000),
+            top_k: z.int().min(1).max(50).default(5),
+            fusion: z.enum(['weighted', 'rrf']).default('weighted'),
+            rerank: z.boolean().default(false),
+          }),
+          response: { 200: z.object({ query: z.string(), fusion: z.string(), results: z.array(SearchHitSchema) }), 400: Detail, 503: Detail },
+        },
+      },
+      async (request) => {
+        const { query, top_k, fusion, rerank } = request.body;
+        if (rerank) throw new TextHttpError(400, 'Reranking is not available: no cross-encoder model is configured in this deployment');
+        return { query, fusion, results: await (await service()).search(query, top_k, fusion) };
+      },
+    );
+
+    typed.get(
+      '/rag/stats',
+      { schema: { tags: ['rag'], summary: 'Collection statistics', response: { 200: z.record(z.string(), z.unknown()), 503: Detail } } },
+      async () => (await service()).stats(),
+    );
+  });
+}
+
+export default fp(ragPlugin, { name: 'rag', dependencies: ['health', 'text'] });

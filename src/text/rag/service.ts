@@ -1,0 +1,226 @@
+// Document retrieval: incremental indexing of DOCS_DIR into Chroma, BM25 kept in step, hybrid search, statistics.
+import { createHash } from 'node:crypto';
+import { readFile, readdir, realpath } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import { Bm25Index } from '../search/bm25.js';
+import { type Scored, rrfFusion, weightedFusion } from '../search/hybrid.js';
+import { CHUNK_OVERLAP, CHUNK_SIZE, chunkDocument } from './chunker.js';
+import { type ChunkRecord, VectorStore } from './store.js';
+
+export type Embed = (texts: string[]) => Promise<number[][]>;
+
+export class RagBusyError extends Error {}
+
+export interface IndexResult {
+  full: boolean;
+  documents: number;
+  files_added: number;
+  files_changed: number;
+  files_unchanged: number;
+  files_removed: number;
+  chunks_added: number;
+  chunks_removed: number;
+  chunks_unchanged: number;
+  errors: { source: string; error: string }[];
+  duration_ms: number;
+}
+
+export interface SearchHit {
+  id: string;
+  text: string;
+  source: string;
+  chunk_index: number;
+  start: number;
+  end: number;
+  semantic_score: number;
+  bm25_score: number;
+  combined_score: number;
+}
+
+export interface RagOptions {
+  docsDir: string;
+  store: VectorStore;
+  embed: Embed;
+  embedder: { id: string; dim: number };
+  semanticWeight: number;
+  log: FastifyBaseLogger;
+}
+
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+const dot = (a: number[], b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
+
+/** Every .txt file under the root, as paths relative to it; symbolic links are not followed. */
+async function listTextFiles(root: string): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (dir: string) => {
+    for (const e of await readdir(dir, { withFileTypes: true })) {
+      const path = join(dir, e.name);
+      if (e.isDirectory()) await walk(path);
+      else if (e.isFile() && e.name.toLowerCase().endsWith('.txt')) out.push(relative(root, path).split(sep).join('/'));
+    }
+  };
+  await walk(root);
+  return out.sort();
+}
+
+export class RagService {
+  private bm25: Bm25Index | null = null;
+  private records = new Map<string, ChunkRecord>();
+  private busy = false;
+  lastIndexed: string | null = null;
+
+  constructor(readonly opts: RagOptions) {}
+
+  /** Builds BM25 from what Chroma holds (at start-up and after each index run), so both see the same chunks. */
+  async sync(): Promise<void> {
+    const all = await this.opts.store.all(true);
+    this.records = new Map(all.map((r) => [r.id, r]));
+    const bm25 = new Bm25Index();
+    for (const r of all) bm25.add(r.id, r.text);
+    bm25.build();
+    this.bm25 = bm25;
+  }
+
+  async index(opts: { full?: boolean } = {}, progress?: (done: number, total: number, file: string) => void): Promise<IndexResult> {
+    if (this.busy) throw new RagBusyError('an index run is already in progress');
+    this.busy = true;
+    const t0 = performance.now();
+    try {
+      const { store, docsDir, embed } = this.opts;
+      if (opts.full) await store.reset();
+      const existing = opts.full ? [] : await store.all();
+      const stored = new Map<string, { hash: string; chunks: number }>();
+      for (const r of existing) {
+        const s = stored.get(r.source) ?? { hash: r.file_hash, chunks: 0 };
+        s.chunks++;
+        stored.set(r.source, s);
+      }
+      const root = await realpath(docsDir);
+      const files = await listTextFiles(root);
+      const result: IndexResult = {
+        full: Boolean(opts.full),
+        documents: 0,
+        files_added: 0,
+        files_changed: 0,
+        files_unchanged: 0,
+        files_removed: 0,
+        chunks_added: 0,
+        chunks_removed: 0,
+        chunks_unchanged: 0,
+        errors: [],
+        duration_ms: 0,
+      };
+      const decoder = new TextDecoder('utf-8', { fatal: true });
+      for (const [i, source] of files.entries()) {
+        progress?.(i, files.length, source);
+        const bytes = await readFile(join(root, source));
+        const hash = sha256(bytes);
+        const before = stored.get(source);
+        stored.delete(source);
+        if (before && before.hash === hash) {
+          result.files_unchanged++;
+          result.documents++;
+          result.chunks_unchanged += before.chunks;
+          continue;
+        }
+        let text: string;
+        try {
+          text = decoder.decode(bytes).replace(/^\uFEFF/, '');
+        } catch {
+          result.errors.push({ source, error: 'not valid UTF-8: save the file as UTF-8 and index again' });
+          if (before) {
+            await store.deleteSource(source);
+            result.chunks_removed += before.chunks;
+          }
+          continue;
+        }
+        if (before) {
+          await store.deleteSource(source);
+          result.chunks_removed += before.chunks;
+        }
+        const chunks = chunkDocument(text);
+        for (let k = 0; k < chunks.length; k += 32) {
+          const batch = chunks.slice(k, k + 32);
+          const vectors = await embed(batch.map((c) => c.text));
+          await store.add(
+            batch.map((c, j) => ({ id: `${source}#${k + j}`, text: c.text, source, chunk_index: k + j, start: c.start, end: c.end, file_hash: hash })),
+            vectors,
+          );
+        }
+        result.chunks_added += chunks.length;
+        result.documents++;
+        if (before) result.files_changed++;
+        else result.files_added++;
+      }
+      // Files that disappeared from the folder leave the index.
+      for (const [source, s] of stored) {
+        await store.deleteSource(source);
+        result.files_removed++;
+        result.chunks_removed += s.chunks;
+      }
+      progress?.(files.length, files.length, '');
+      await this.sync();
+      this.lastIndexed = new Date().toISOString();
+      result.duration_ms = Math.round(performance.now() - t0);
+      this.opts.log.info({ ...result, errors: result.errors.length }, 'documents indexed');
+      return result;
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  get indexing(): boolean {
+    return this.busy;
+  }
+
+  /** `semanticWeight` overrides the configured weight (1 = semantic only, 0 = BM25 only; evaluations use it). */
+  async search(query: string, topK: number, fusion: 'weighted' | 'rrf' = 'weighted', semanticWeight = this.opts.semanticWeight): Promise<SearchHit[]> {
+    if (!this.bm25) await this.sync();
+    const candidates = Math.max(50, topK * 5);
+    const [qv] = await this.opts.embed([query]);
+    const semantic = new Map((await this.opts.store.query(qv!, candidates)).map((n) => [n.record.id, n.similarity]));
+    const keyword = new Map(this.bm25!.search(query, candidates));
+    // Candidates only BM25 found still get their true semantic similarity, from the embeddings kept in memory.
+    for (const id of keyword.keys()) {
+      const e = this.records.get(id)?.embedding;
+      if (!semantic.has(id) && e) semantic.set(id, dot(qv!, e));
+    }
+    const fused: Scored[] = fusion === 'rrf' ? rrfFusion(semantic, keyword) : weightedFusion(semantic, keyword, semanticWeight);
+    return fused
+      .filter((s) => this.records.has(s.id))
+      .slice(0, topK)
+      .map((s) => {
+        const r = this.records.get(s.id)!;
+        return {
+          id: r.id,
+          text: r.text,
+          source: r.source,
+          chunk_index: r.chunk_index,
+          start: r.start,
+          end: r.end,
+          semantic_score: Math.round(s.semantic * 1e4) / 1e4,
+          bm25_score: Math.round(s.bm25 * 1e4) / 1e4,
+          combined_score: Math.round(s.combined * 1e4) / 1e4,
+        };
+      });
+  }
+
+  async stats() {
+    if (!this.bm25) await this.sync();
+    const sources = new Map<string, number>();
+    for (const r of this.records.values()) sources.set(r.source, (sources.get(r.source) ?? 0) + 1);
+    return {
+      collection: this.opts.store.name,
+      documents: sources.size,
+      chunks: this.records.size,
+      sources: [...sources].sort((a, b) => a[0].localeCompare(b[0])).map(([source, chunks]) => ({ source, chunks })),
+      embedder: this.opts.embedder,
+      chunk_size: CHUNK_SIZE,
+      chunk_overlap: CHUNK_OVERLAP,
+      semantic_weight: this.opts.semanticWeight,
+      last_indexed: this.lastIndexed,
+      indexing: this.busy,
+    };
+  }
+}

@@ -1,0 +1,163 @@
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chunkDocument } from '../../src/text/rag/chunker.js';
+import { fromRoot } from '../../src/infra/paths.js';
+import { makeApp, tempDir } from '../helpers/app.js';
+
+const para = (topic: string, n: number) =>
+  Array.from({ length: n }, (_, i) => `The ${topic} report number ${i} discusses ${topic} policy, budgets and people in detail.`).join(' ');
+
+describe('document chunks', () => {
+  it('are at most 2,048 characters, overlap by about 150, and cover the document', () => {
+    const text = `${para('harbor', 40)}\n\n${para('railway', 40)}\n\n${para('schools', 40)}`;
+    const chunks = chunkDocument(text);
+    expect(chunks.length).toBeGreaterThan(3);
+    for (const c of chunks) {
+      expect(c.text.length).toBeLessThanOrEqual(2048);
+      expect(text.slice(c.start, c.end)).toBe(c.text);
+    }
+    for (let i = 1; i < chunks.length; i++) {
+      const overlap = chunks[i - 1]!.end - chunks[i]!.start;
+      expect(overlap).toBeGreaterThan(60);
+      expect(overlap).toBeLessThanOrEqual(150);
+    }
+    expect(chunks[0]!.start).toBe(0);
+    expect(chunks.at(-1)!.end).toBe(text.length);
+    // Cut at a paragraph or sentence end, not mid-word.
+    expect(chunks[0]!.text.trimEnd()).toMatch(/[.]$/);
+  });
+
+  it('never splits a character outside the basic plane', () => {
+    const chunks = chunkDocument('😀'.repeat(3000));
+    for (const c of chunks) expect(c.text).not.toMatch(/[\uD800-\uDBFF]$|^[\uDC00-\uDFFF]/);
+  });
+});
+
+describe('document search against a real Chroma server', () => {
+  const docs = tempDir('docs-');
+  const dataDir = tempDir('rag-data-');
+  let app: Awaited<ReturnType<typeof makeApp>>;
+
+  const build = () => makeApp({ DOCS_DIR: docs, DATA_DIR: dataDir, RAG_INDEX_ON_START: false });
+  const index = (payload: unknown = {}) => app.inject({ method: 'POST', url: '/rag/index', payload: payload as object });
+  const search = (payload: unknown) => app.inject({ method: 'POST', url: '/rag/search', payload: payload as object });
+
+  beforeAll(async () => {
+    writeFileSync(join(docs, 'harbor.txt'), para('harbor', 60));
+    writeFileSync(join(docs, 'railway.txt'), para('railway', 30));
+    mkdirSync(join(docs, 'nested'));
+    writeFileSync(join(docs, 'nested', 'schools.txt'), para('schools', 10));
+    writeFileSync(join(docs, 'notes.md'), 'not a text file');
+    app = await build();
+  });
+  afterAll(async () => {
+    await app?.close();
+    rmSync(docs, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('indexes every .txt file (recursively) and answers hybrid searches with all scores', async () => {
+    const res = await index();
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ documents: 3, files_added: 3, chunks_removed: 0, errors: [] });
+    const hits = (await search({ query: 'railway policy', top_k: 3 })).json().results;
+    expect(hits).toHaveLength(3);
+    expect(hits[0].source).toBe('railway.txt');
+    for (const h of hits) {
+      expect(h).toMatchObject({ text: expect.any(String), chunk_index: expect.any(Number), start: expect.any(Number), end: expect.any(Number) });
+      expect(h.semantic_score).toBeGreaterThan(-1);
+      expect(h.semantic_score).toBeLessThanOrEqual(1.0001);
+      expect(h.combined_score).toBeGreaterThanOrEqual(0);
+    }
+    const rrf = (await search({ query: 'schools budgets', top_k: 2, fusion: 'rrf' })).json();
+    expect(rrf.results[0].source).toBe('nested/schools.txt');
+    const stats = (await app.inject({ url: '/rag/stats' })).json();
+    expect(stats).toMatchObject({ collection: 'documents', documents: 3, chunk_size: 2048, chunk_overlap: 150, embedder: { id: 'models/text/embedder', dim: 100 } });
+    expect(stats.sources.map((s: { source: string }) => s.source)).toEqual(['harbor.txt', 'nested/schools.txt', 'railway.txt']);
+  });
+
+  it('is incremental: skips unchanged files, replaces changed ones, drops deleted ones', async () => {
+    writeFileSync(join(docs, 'railway.txt'), para('railway', 5));
+    unlinkSync(join(docs, 'nested', 'schools.txt'));
+    writeFileSync(join(docs, 'canal.txt'), para('canal', 3));
+    const res = (await index()).json();
+    expect(res).toMatchObject({ documents: 3, files_added: 1, files_changed: 1, files_unchanged: 1, files_removed: 1 });
+    expect(res.chunks_unchanged).toBeGreaterThan(0);
+    const stats = (await app.inject({ url: '/rag/stats' })).json();
+    expect(stats.sources.map((s: { source: string }) => s.source)).toEqual(['canal.txt', 'harbor.txt', 'railway.txt']);
+    expect((await search({ query: 'schools', top_k: 5 })).json().results.every((h: { source: string }) => h.source !== 'nested/schools.txt')).toBe(true);
+  });
+
+  it('reports undecodable files and reads nothing outside DOCS_DIR', async () => {
+    writeFileSync(join(docs, 'latin1.txt'), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x20, 0xff, 0xfe]));
+    const outside = tempDir('outside-');
+    writeFileSync(join(outside, 'secret.txt'), 'top secret launch codes');
+    symlinkSync(join(outside, 'secret.txt'), join(docs, 'link.txt'));
+    const res = (await index()).json();
+    expect(res.errors).toEqual([{ source: 'latin1.txt', error: expect.stringMatching(/UTF-8/) }]);
+    const stats = (await app.inject({ url: '/rag/stats' })).json();
+    expect(stats.sources.map((s: { source: string }) => s.source)).not.toContain('link.txt');
+    expect(JSON.stringify((await search({ query: 'secret launch codes', top_k: 10 })).json().results)).not.toContain('launch codes');
+    for (const body of [{ path: '../../etc' }, { full: '../' }, { docs_dir: '/etc' }]) {
+      const r = await index(body);
+      expect(r.statusCode).toBe(400);
+    }
+    unlinkSync(join(docs, 'latin1.txt'));
+    unlinkSync(join(docs, 'link.txt'));
+  });
+
+  it('validates search input', async () => {
+    for (const body of [{ query: '' }, { query: 'x', top_k: 0 }, { query: 'x', top_k: 51 }, { top_k: 3 }, { query: 'x', fusion: 'max' }]) {
+      const r = await search(body);
+      expect(r.statusCode).toBe(400);
+      expect(r.json().detail).toBe('Invalid input format');
+    }
+    const rerank = await search({ query: 'harbor', rerank: true });
+    expect(rerank.statusCode).toBe(400);
+    expect(rerank.json().detail).toMatch(/Reranking is not available/);
+  });
+
+  it('lets one of two concurrent index runs proceed and answers the other 409', async () => {
+    const [a, b] = await Promise.all([index({ full: true }), index({ full: true })]);
+    expect([a.statusCode, b.statusCode].sort()).toEqual([200, 409]);
+    const ok = a.statusCode === 200 ? a : b;
+    expect(ok.json()).toMatchObject({ full: true, files_added: 3 });
+  });
+
+  it('restarts a killed Chroma server and search recovers', async () => {
+    const guard = app.rag.chroma!.pid!;
+    const inner = execFileSync('pgrep', ['-P', String(guard)]).toString().trim().split('\n')[0]!;
+    process.kill(Number(inner), 'SIGKILL');
+    let status = 0;
+    for (let i = 0; i < 100 && status !== 200; i++) {
+      await sleep(200);
+      status = (await search({ query: 'harbor', top_k: 1 })).statusCode;
+      expect([200, 503]).toContain(status);
+    }
+    expect(status).toBe(200);
+    expect(app.rag.chroma!.restartCount).toBeGreaterThanOrEqual(1);
+  });
+
+  it('keeps the index across a service restart, and refuses a different embedder with 409', async () => {
+    const before = (await app.inject({ url: '/rag/stats' })).json().chunks;
+    const chromaPid = app.rag.chroma!.pid!;
+    await app.close();
+    expect(() => process.kill(chromaPid, 0)).toThrow(); // no orphan left behind
+    app = await build();
+    expect((await app.inject({ url: '/rag/stats' })).json().chunks).toBe(before);
+    await app.close();
+
+    const otherEmbedder = join(tempDir('emb-'), 'embedder-copy');
+    cpSync(fromRoot('models/text/embedder'), otherEmbedder, { recursive: true });
+    app = await makeApp({ DOCS_DIR: docs, DATA_DIR: dataDir, RAG_INDEX_ON_START: false, EMBEDDING_MODEL: otherEmbedder });
+    const res = await search({ query: 'harbor' });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().detail).toMatch(/re-index/);
+    const rebuilt = await index({ full: true });
+    expect(rebuilt.statusCode).toBe(200);
+    expect((await search({ query: 'harbor' })).statusCode).toBe(200);
+  });
+});
