@@ -6,7 +6,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Bm25Index } from '../search/bm25.js';
 import { type Scored, rrfFusion, weightedFusion } from '../search/hybrid.js';
 import { CHUNK_OVERLAP, CHUNK_SIZE, chunkDocument } from './chunker.js';
-import { type ChunkRecord, VectorStore } from './store.js';
+import type { VectorStore } from './store.js';
+import { type ChunkRecord } from './store.js';
 
 export type Embed = (texts: string[]) => Promise<number[][]>;
 
