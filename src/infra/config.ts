@@ -76,6 +76,10 @@ export const ConfigSchema = z
     EMBEDDING_MODEL: z.string().default('models/text/embedder').describe('Sentence embedder: local directory or Hub id'),
     RAG_SEMANTIC_WEIGHT: z.coerce.number().min(0).max(1).default(0.7).describe('Weight of semantic similarity in hybrid search'),
     RAG_INDEX_ON_START: BoolSchema.default(true).describe('Index DOCS_DIR at start-up when the collection is empty'),
+    RAG_MIN_SEMANTIC: z.coerce.number().min(-1).max(1).default(0.35).describe('Guardrail 2: a chunk is relevant from this cosine similarity'),
+    RAG_MIN_BM25: z.coerce.number().min(0).default(3).describe('Guardrail 2: ... or from this BM25 score'),
+    RAG_GROUNDING_THRESHOLD: z.coerce.number().min(0).max(1).default(0.5).describe('Guardrail 3: answers grounded below this are flagged'),
+    RAG_LLM_REWRITE: BoolSchema.default(false).describe('Let the LLM rewrite questions (discarded when it drifts)'),
   })
   .superRefine((c, ctx) => {
     if (c.APP_ENV === 'production' && c.APP_DEBUG) {

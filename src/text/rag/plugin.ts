@@ -8,12 +8,15 @@ import { fromRoot } from '../../infra/paths.js';
 import { loadEmbedder } from '../models.js';
 import { TextHttpError } from '../sentiment/service.js';
 import { ChromaServer } from './chroma-server.js';
+import { AskPipeline } from './ask/pipeline.js';
+import { checkQuestion } from './ask/guardrails.js';
+import { DEFAULT_ABBREVIATIONS } from './ask/rewrite.js';
 import { RagBusyError, RagService } from './service.js';
 import { EmbedderMismatchError, VectorStore } from './store.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    rag: { service(): Promise<RagService>; start(): Promise<void>; chroma: ChromaServer | null };
+    rag: { service(): Promise<RagService>; ask(): Promise<AskPipeline>; start(): Promise<void>; chroma: ChromaServer | null };
   }
 }
 
@@ -75,8 +78,23 @@ async function ragPlugin(app: FastifyInstance) {
     return pending;
   };
 
+  const ask = async () =>
+    new AskPipeline(await service(), app.llm, {
+      minSemantic: c.RAG_MIN_SEMANTIC,
+      minBm25: c.RAG_MIN_BM25,
+      groundingThreshold: c.RAG_GROUNDING_THRESHOLD,
+      abbreviations: DEFAULT_ABBREVIATIONS,
+      llmRewrite: c.RAG_LLM_REWRITE,
+    });
+  let asker: Promise<AskPipeline> | null = null;
+  const pipeline = () => (asker ??= ask().catch((err: unknown) => {
+    asker = null;
+    throw err;
+  }));
+
   app.decorate('rag', {
     service,
+    ask: pipeline,
     chroma,
     async start() {
       const rag = await service();
@@ -141,6 +159,59 @@ async function ragPlugin(app: FastifyInstance) {
         const { query, top_k, fusion, rerank } = request.body;
         if (rerank) throw new TextHttpError(400, 'Reranking is not available: no cross-encoder model is configured in this deployment');
         return { query, fusion, results: await (await service()).search(query, top_k, fusion) };
+      },
+    );
+
+    const AskBody = z.object({
+      question: z.unknown().describe('the question (text, 3 to 1,000 characters)'),
+      top_k: z.int().min(1).max(20).default(5).describe('chunks to retrieve, 1 to 20'),
+    });
+
+    typed.post(
+      '/rag/ask',
+      {
+        schema: {
+          tags: ['rag'],
+          summary: 'Answer a question from the documents (guardrails, rewriting, hybrid retrieval, grounding, confidence)',
+          body: AskBody,
+          response: { 200: z.record(z.string(), z.unknown()), 400: Detail, 409: Detail, 503: Detail },
+        },
+      },
+      async (request) => (await pipeline()).ask(request.body.question, request.body.top_k),
+    );
+
+    typed.post(
+      '/rag/ask/stream',
+      {
+        schema: {
+          tags: ['rag'],
+          summary: 'The same answer as Server-Sent Events: steps, then the answer text, then the final JSON',
+          body: AskBody,
+        },
+      },
+      async (request, reply) => {
+        const verdict = checkQuestion(request.body.question);
+        if (!verdict.ok) throw new TextHttpError(400, `Question refused: ${verdict.reason}`, { guardrail: 'input', reason: verdict.reason });
+        const asker = await pipeline();
+        reply.hijack();
+        reply.raw.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
+        const send = (event: string, data: unknown) => reply.raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+        try {
+          const result = await asker.ask(
+            request.body.question,
+            request.body.top_k,
+            (step, data) => send('step', { step, ...data }),
+            (text) => {
+              for (const piece of text.match(/\S+\s*/g) ?? []) send('token', { text: piece });
+            },
+          );
+          send('final', result);
+        } catch (err) {
+          const detail = err instanceof TextHttpError ? err.detail : 'Answering failed';
+          request.log.error({ err }, 'streamed answer failed');
+          send('error', { detail });
+        }
+        reply.raw.end();
       },
     );
 

@@ -171,6 +171,15 @@ export class RagService {
     }
   }
 
+  /** Loads the chunks (and BM25) from the store on first use. */
+  async ready(): Promise<void> {
+    if (!this.bm25) await this.sync();
+  }
+
+  chunkTexts(): string[] {
+    return [...this.records.values()].map((r) => r.text);
+  }
+
   get indexing(): boolean {
     return this.busy;
   }

@@ -1,0 +1,202 @@
+// Question answering in seven visible steps: guard the question, rewrite it, retrieve, filter by relevance,
+// answer (LLM with citations, or extractive), check grounding, score confidence.
+import type { Llm } from '../../llm/llm.js';
+import { bm25Tokens } from '../../search/bm25.js';
+import { TextHttpError } from '../../sentiment/service.js';
+import type { RagService, SearchHit } from '../service.js';
+import { confidenceOf } from './confidence.js';
+import { extractAnswer } from './extractive.js';
+import { checkQuestion, groundingScore } from './guardrails.js';
+import { type Change, type Entities, expandAbbreviations, extractEntities, fixTypos, vocabulary } from './rewrite.js';
+
+export interface AskSettings {
+  minSemantic: number;
+  minBm25: number;
+  groundingThreshold: number;
+  abbreviations: Record<string, string>;
+  llmRewrite: boolean;
+}
+
+export type StepListener = (step: string, data: Record<string, unknown>) => void;
+
+const NOT_FOUND = 'The document collection does not contain information to answer this question.';
+
+export class AskPipeline {
+  private vocab: { size: number; words: Map<string, number>; stemDf: Map<string, number>; docs: number } | null = null;
+
+  constructor(
+    private readonly rag: RagService,
+    private readonly llm: Llm,
+    private readonly settings: AskSettings,
+  ) {}
+
+  /** Vocabulary of the indexed chunks (words for typo fixing, stem document frequencies for rarity). */
+  private corpusVocab() {
+    const texts = this.rag.chunkTexts();
+    if (!this.vocab || this.vocab.size !== texts.length) {
+      const stemDf = new Map<string, number>();
+      for (const t of texts) for (const s of new Set(bm25Tokens(t))) stemDf.set(s, (stemDf.get(s) ?? 0) + 1);
+      this.vocab = { size: texts.length, words: vocabulary(texts), stemDf, docs: texts.length };
+    }
+    return this.vocab;
+  }
+
+  async ask(question: unknown, topK: number, onStep?: StepListener, onToken?: (t: string) => void) {
+    const timings: Record<string, number> = {};
+    const time = async <T>(name: string, fn: () => Promise<T> | T): Promise<T> => {
+      const t = performance.now();
+      const out = await fn();
+      timings[name] = Math.round((performance.now() - t) * 100) / 100;
+      return out;
+    };
+    const guardrails: Record<string, unknown> = {};
+
+    // 1. Guardrail 1: nothing is retrieved for a refused question.
+    const verdict = await time('guardrail_input', () => checkQuestion(question));
+    if (!verdict.ok) throw new TextHttpError(400, `Question refused: ${verdict.reason}`, { guardrail: 'input', reason: verdict.reason });
+    const original = (question as string).trim();
+    guardrails.input = { passed: true };
+    await this.rag.ready();
+    onStep?.('guardrail_input', { passed: true });
+
+    // 2. Rewriting and entities.
+    const { rewritten, changes, entities } = await time('rewrite', async () => {
+      const abbr = expandAbbreviations(original, this.settings.abbreviations);
+      const typos = fixTypos(abbr.text, this.corpusVocab().words);
+      const changes: Change[] = [...abbr.changes, ...typos.changes];
+      let text = typos.text;
+      if (this.settings.llmRewrite && this.llm.available) {
+        const r = await this.llm.generate(`Rewrite this question as one clear search query. Answer with the query only.\n\n${text}`, { maxOutputTokens: 80, timeoutMs: 5000 });
+        // Drift check: a rewrite much longer than the question is discarded.
+        if (r.ok && r.text.length <= text.length * 5 && r.text.length > 2) {
+          changes.push({ from: text, to: r.text, kind: 'llm' });
+          text = r.text;
+        }
+      }
+      return { rewritten: text, changes, entities: extractEntities(original) };
+    });
+    onStep?.('rewrite', { original, rewritten, changes, entities });
+
+    // 3. Hybrid retrieval.
+    const hits = await time('retrieve', () => this.rag.search(rewritten, topK));
+    onStep?.('retrieve', { results: hits.length });
+
+    // 4. Guardrail 2: only relevant enough chunks go on.
+    const kept = await time('guardrail_relevance', () =>
+      hits.filter((h) => h.semantic_score >= this.settings.minSemantic || h.bm25_score >= this.settings.minBm25),
+    );
+    guardrails.relevance = { passed: kept.length > 0, kept: kept.length, dropped: hits.length - kept.length, min_semantic: this.settings.minSemantic, min_bm25: this.settings.minBm25 };
+    onStep?.('guardrail_relevance', guardrails.relevance as Record<string, unknown>);
+    const entityList = Object.values(entities).flat();
+    const stats = entityStatistics(entityList, kept);
+
+    if (!kept.length) {
+      const confidence = confidenceOf([], 0);
+      return this.result({ original, rewritten, changes, entities, stats, kept, answer: NOT_FOUND, passage: null, llm: false, grounding: 1, guardrails, confidence, timings, warnings: ['No retrieved passage reached the relevance threshold.'] });
+    }
+
+    // 5. Answer.
+    const answered = await time('answer', async () => {
+      if (this.llm.available) {
+        const prompt = [
+          'Answer the question using only the numbered passages below. Cite the passages you use by number in square',
+          'brackets, like [1] or [2][3]. If the passages do not contain the answer, say that the documents do not contain it.',
+          '',
+          `Question: ${original}`,
+          '',
+          ...kept.map((h, i) => `[${i + 1}] (${h.source}) ${h.text}`),
+        ].join('\n');
+        const r = await this.llm.generate(prompt, { system: 'You answer strictly from the given documents.' });
+        if (r.ok) {
+          onToken?.(r.text);
+          return { answer: r.text, passage: null as null | { text: string; source: string; chunk_index: number }, llm: true, fallback: null as string | null };
+        }
+        const ex = this.extract(original, kept);
+        onToken?.(ex.answer);
+        return { ...ex, llm: false, fallback: r.reason };
+      }
+      const ex = this.extract(original, kept);
+      onToken?.(ex.answer);
+      return { ...ex, llm: false, fallback: 'no_key' };
+    });
+    onStep?.('answer', { llm_powered: answered.llm });
+
+    // 6. Guardrail 3: grounding of the answer (the extractive passage is checked as the answer's support).
+    const grounding = await time('guardrail_grounding', () => groundingScore(answered.passage?.text ?? answered.answer, kept.map((h) => h.text)));
+    const warnings: string[] = [];
+    if (grounding.score < this.settings.groundingThreshold) warnings.push(`Only ${Math.round(grounding.score * 100)}% of the answer is supported by the retrieved passages: check the sources.`);
+    guardrails.grounding = { passed: grounding.score >= this.settings.groundingThreshold, score: grounding.score, unsupported: grounding.unsupported };
+    onStep?.('guardrail_grounding', guardrails.grounding as Record<string, unknown>);
+    if (answered.fallback && answered.fallback !== 'no_key') warnings.push(`The language model was unavailable (${answered.fallback}); the answer is extractive.`);
+
+    // 7. Confidence.
+    const confidence = await time('confidence', () => confidenceOf(kept.map((h) => h.semantic_score), entityCoverage(entityList, kept)));
+    return this.result({ original, rewritten, changes, entities, stats, kept, answer: answered.answer, passage: answered.passage, llm: answered.llm, grounding: grounding.score, guardrails, confidence, timings, warnings });
+  }
+
+  private extract(question: string, kept: SearchHit[]) {
+    const { stemDf, docs } = this.corpusVocab();
+    // Rare words say more about where the answer is: a smoothed inverse document frequency.
+    const rarity = (stem: string) => Math.log(1 + docs / (1 + (stemDf.get(stem) ?? 0)));
+    const ex = extractAnswer(question, kept, rarity);
+    if (!ex) return { answer: kept[0]!.text.slice(0, 300), passage: { text: kept[0]!.text, source: kept[0]!.source, chunk_index: kept[0]!.chunk_index } };
+    return { answer: ex.answer, passage: { text: ex.passage, source: ex.source, chunk_index: ex.chunk_index } };
+  }
+
+  private result(r: {
+    original: string;
+    rewritten: string;
+    changes: Change[];
+    entities: Entities;
+    stats: Record<string, { chunks: number; sources: string[] }>;
+    kept: SearchHit[];
+    answer: string;
+    passage: { text: string; source: string; chunk_index: number } | null;
+    llm: boolean;
+    grounding: number;
+    guardrails: Record<string, unknown>;
+    confidence: ReturnType<typeof confidenceOf>;
+    timings: Record<string, number>;
+    warnings: string[];
+  }) {
+    return {
+      answer: r.answer,
+      answer_passage: r.passage?.text ?? null,
+      answer_source: r.passage ? { source: r.passage.source, chunk_index: r.passage.chunk_index } : null,
+      confidence: r.confidence.level,
+      confidence_score: r.confidence.score,
+      confidence_factors: r.confidence.factors,
+      confidence_explanation: r.confidence.explanation,
+      grounding_score: Math.round(r.grounding * 1e4) / 1e4,
+      sources: [...new Set(r.kept.map((h) => h.source))],
+      context: r.kept.map(({ text, source, chunk_index, start, end, semantic_score, bm25_score, combined_score }, i) => ({
+        number: i + 1, text, source, chunk_index, start, end, semantic_score, bm25_score, combined_score,
+      })),
+      entities: r.entities,
+      entity_statistics: r.stats,
+      query: { original: r.original, rewritten: r.rewritten, changes: r.changes },
+      guardrails: r.guardrails,
+      warnings: r.warnings,
+      llm_powered: r.llm,
+      timings_ms: r.timings,
+    };
+  }
+}
+
+const mentions = (text: string, entity: string) => text.toLowerCase().includes(entity.toLowerCase());
+
+export function entityStatistics(entities: string[], hits: SearchHit[]): Record<string, { chunks: number; sources: string[] }> {
+  return Object.fromEntries(
+    entities.map((e) => {
+      const found = hits.filter((h) => mentions(h.text, e));
+      return [e, { chunks: found.length, sources: [...new Set(found.map((h) => h.source))] }];
+    }),
+  );
+}
+
+/** Share of chunks mentioning at least one entity of the question; 1 when the question names none. */
+export function entityCoverage(entities: string[], hits: SearchHit[]): number {
+  if (!entities.length) return 1;
+  if (!hits.length) return 0;
+  return hits.filter((h) => entities.some((e) => mentions(h.text, e))).length / hits.length;
+}

@@ -1,0 +1,88 @@
+// Query rewriting: abbreviations expanded from a dictionary, typos fixed against the indexed vocabulary, entities.
+import nlp from 'compromise';
+import { distance } from 'fastest-levenshtein';
+
+export interface Change {
+  from: string;
+  to: string;
+  kind: 'abbreviation' | 'typo' | 'llm';
+}
+
+export interface Entities {
+  people: string[];
+  places: string[];
+  organizations: string[];
+  dates: string[];
+  numbers: string[];
+}
+
+/** Word frequencies of the indexed text (lower case, letters only): what "a word the corpus knows" means. */
+export function vocabulary(texts: Iterable<string>): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const t of texts) for (const w of t.toLowerCase().match(/\p{L}+/gu) ?? []) counts.set(w, (counts.get(w) ?? 0) + 1);
+  return counts;
+}
+
+/** Words the corpus knows stay; an unknown word of 4+ letters becomes the most frequent known word within edit distance 1 (2 for 8+ letters). */
+export function fixTypos(question: string, vocab: Map<string, number>, minFrequency = 2): { text: string; changes: Change[] } {
+  const changes: Change[] = [];
+  const text = question.replace(/\p{L}+/gu, (word) => {
+    const w = word.toLowerCase();
+    if (w.length < 4 || vocab.has(w)) return word;
+    const maxDistance = w.length >= 8 ? 2 : 1;
+    let best: [string, number] | null = null;
+    for (const [candidate, freq] of vocab) {
+      if (freq < minFrequency || Math.abs(candidate.length - w.length) > maxDistance) continue;
+      if (distance(w, candidate) <= maxDistance && (!best || freq > best[1])) best = [candidate, freq];
+    }
+    if (!best) return word;
+    const fixed = word[0] === word[0]!.toUpperCase() ? best[0][0]!.toUpperCase() + best[0].slice(1) : best[0];
+    changes.push({ from: word, to: fixed, kind: 'typo' });
+    return fixed;
+  });
+  return { text, changes };
+}
+
+export function expandAbbreviations(question: string, dictionary: Record<string, string>): { text: string; changes: Change[] } {
+  const changes: Change[] = [];
+  let text = question;
+  for (const [abbr, full] of Object.entries(dictionary)) {
+    const escaped = abbr.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const re = new RegExp(`(?<![\\p{L}.])${escaped}(?![\\p{L}])`, 'gu');
+    if (re.test(text)) {
+      text = text.replace(re, full);
+      changes.push({ from: abbr, to: full, kind: 'abbreviation' });
+    }
+  }
+  return { text, changes };
+}
+
+export function extractEntities(question: string): Entities {
+  const doc = nlp(question);
+  const clean = (xs: string[]) => [...new Set(xs.map((x) => x.replace(/[,.;:!?'"]+$/g, '').trim()).filter(Boolean))];
+  const years = question.match(/\b(1[5-9]\d\d|20\d\d)\b/g) ?? [];
+  const months = question.match(/\b(January|February|March|April|May|June|July|August|September|October|November|December)(\s+\d{1,2})?(,?\s+\d{4})?/g) ?? [];
+  return {
+    people: clean(doc.people().out('array') as string[]),
+    places: clean(doc.places().out('array') as string[]),
+    organizations: clean(doc.organizations().out('array') as string[]),
+    dates: clean([...months, ...years]),
+    numbers: clean((doc.numbers().out('array') as string[]).filter((n) => !(years as string[]).includes(n))),
+  };
+}
+
+export const DEFAULT_ABBREVIATIONS: Record<string, string> = {
+  'U.S.': 'United States',
+  USA: 'United States of America',
+  'U.S.A.': 'United States of America',
+  UK: 'United Kingdom',
+  UN: 'United Nations',
+  WWI: 'World War I',
+  WWII: 'World War II',
+  GDP: 'gross domestic product',
+  govt: 'government',
+  dept: 'department',
+  intl: 'international',
+  econ: 'economy',
+  NATO: 'North Atlantic Treaty Organization',
+};
