@@ -1,0 +1,39 @@
+// A SQuAD file as a document collection: one .txt per article, indexed through the service's own code into a
+// separate collection and data directory that are removed afterwards.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildApp } from '../../../src/app.js';
+import { loadConfig } from '../../../src/infra/config.js';
+import { fromRoot } from '../../../src/infra/paths.js';
+
+type Squad = { data: { title: string; paragraphs: { context: string; qas: { question: string; answers: { text: string }[] }[] }[] }[] };
+
+export interface SquadQuestion {
+  question: string;
+  answers: string[];
+}
+
+export async function withSquadCollection<T>(path: string, fn: (app: Awaited<ReturnType<typeof buildApp>>, questions: SquadQuestion[]) => Promise<T>): Promise<T> {
+  const squad = JSON.parse(readFileSync(fromRoot(path), 'utf8')) as Squad;
+  const docs = join(tmpdir(), `squad-docs-${process.pid}`);
+  const dataDir = join(tmpdir(), `squad-data-${process.pid}`);
+  mkdirSync(docs, { recursive: true });
+  const questions: SquadQuestion[] = [];
+  for (const a of squad.data) {
+    writeFileSync(join(docs, `${a.title.replace(/[^A-Za-z0-9_-]/g, '_')}.txt`), a.paragraphs.map((p) => p.context).join('\n\n'));
+    for (const p of a.paragraphs) for (const qa of p.qas) questions.push({ question: qa.question, answers: qa.answers.map((x) => x.text) });
+  }
+  const app = await buildApp({ config: { ...loadConfig(), LOG_LEVEL: 'warn', DOCS_DIR: docs, DATA_DIR: dataDir, RAG_COLLECTION: 'squad-eval', RAG_INDEX_ON_START: false } });
+  try {
+    const rag = await app.rag.service();
+    const t0 = performance.now();
+    const indexed = await rag.index({ full: true });
+    console.log(`indexed ${indexed.documents} articles into ${indexed.chunks_added} chunks in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    return await fn(app, questions);
+  } finally {
+    await app.close();
+    rmSync(docs, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
