@@ -18,6 +18,7 @@ import survival from './survival/routes.js';
 import pages, { renderNotFound } from './web/pages.js';
 import predictionPages from './web/prediction.js';
 import sentimentPages from './web/sentiment.js';
+import askPages from './web/ask.js';
 
 export interface BuildOptions {
   /** A complete config; when absent it is loaded from the environment and config/ with `overrides` on top. */
@@ -82,6 +83,7 @@ export async function buildApp(opts: BuildOptions = {}) {
   await app.register(text, opts.text ?? {});
   await app.register(sentimentPages);
   await app.register(rag);
+  await app.register(askPages);
   await app.register(movies, opts.movies ? { contextOptions: opts.movies } : {});
 
   for (const plugin of opts.plugins ?? []) await app.register(plugin);
