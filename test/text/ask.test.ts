@@ -224,3 +224,39 @@ describe('POST /rag/ask', () => {
     expect(refused.statusCode).toBe(400);
   });
 });
+
+describe('POST /rag/topics', () => {
+  const docs = tempDir('topic-docs-');
+  let app: Awaited<ReturnType<typeof makeApp>>;
+  beforeAll(async () => {
+    const theme = (words: string, n: number) => Array.from({ length: n }, (_, i) => `${words} ${i}.`).join(' ');
+    writeFileSync(join(docs, 'navy.txt'), theme('The navy built ships, sailors, fleets, harbors and naval cannons for the ocean', 400));
+    writeFileSync(join(docs, 'farms.txt'), theme('Farmers harvested wheat, corn, cattle and crops on the prairie farms', 400));
+    app = await makeApp({ DOCS_DIR: docs, RAG_INDEX_ON_START: false });
+    await app.inject({ method: 'POST', url: '/rag/index', payload: {} });
+  });
+  afterAll(() => app.close());
+
+  it('finds the two themes, with distinctive keywords and sample chunks', async () => {
+    const res = await app.inject({ method: 'POST', url: '/rag/topics', payload: {} });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.chosen_by).toBe('silhouette');
+    expect(body.k).toBe(2);
+    const all = body.clustered_topics.map((t: { keywords: string[] }) => t.keywords.join(' '));
+    expect(all.some((k: string) => /navy|naval|ships|sailors/.test(k))).toBe(true);
+    expect(all.some((k: string) => /farm|wheat|corn|cattle|crops/.test(k))).toBe(true);
+    for (const t of body.clustered_topics) {
+      expect(t.label).toBe(t.keywords.slice(0, 3).join(' / '));
+      expect(t.sample_chunks.length).toBeGreaterThan(0);
+    }
+    expect(body.clustered_topics.reduce((s: number, t: { size: number }) => s + t.size, 0)).toBe((await app.inject({ url: '/rag/stats' })).json().chunks);
+  });
+
+  it('clusters one source with a given k, and refuses a k it cannot make', async () => {
+    const one = (await app.inject({ method: 'POST', url: '/rag/topics', payload: { source: 'navy.txt', k: 2 } })).json();
+    expect(one).toMatchObject({ k: 2, chosen_by: 'request' });
+    expect((await app.inject({ method: 'POST', url: '/rag/topics', payload: { source: 'nothing.txt' } })).statusCode).toBe(400);
+    expect((await app.inject({ method: 'POST', url: '/rag/topics', payload: { k: 1 } })).statusCode).toBe(400);
+  });
+});

@@ -12,6 +12,7 @@ import { AskPipeline } from './ask/pipeline.js';
 import { checkQuestion } from './ask/guardrails.js';
 import { DEFAULT_ABBREVIATIONS } from './ask/rewrite.js';
 import { RagBusyError, RagService } from './service.js';
+import { topics } from './topics.js';
 import { EmbedderMismatchError, VectorStore } from './store.js';
 
 declare module 'fastify' {
@@ -212,6 +213,29 @@ async function ragPlugin(app: FastifyInstance) {
           send('error', { detail });
         }
         reply.raw.end();
+      },
+    );
+
+    typed.post(
+      '/rag/topics',
+      {
+        schema: {
+          tags: ['rag'],
+          summary: 'Topics of the collection (or of one source): k-means over chunk embeddings',
+          description: 'Without `k`, k from 2 to 8 is chosen by the best mean silhouette. Labels are the clusters\' most distinctive words (tf-idf).',
+          body: z.strictObject({ source: z.string().min(1).max(500).optional(), k: z.int().min(2).max(20).optional() }).optional(),
+          response: { 200: z.record(z.string(), z.unknown()), 400: Detail, 503: Detail },
+        },
+      },
+      async (request) => {
+        const rag = await service();
+        await rag.ready();
+        const chunks = rag.chunks(request.body?.source);
+        const k = request.body?.k;
+        if (chunks.length < 3 || (k !== undefined && k >= chunks.length)) {
+          throw new TextHttpError(400, `Not enough chunks to cluster: ${chunks.length}${request.body?.source ? ` in ${request.body.source}` : ''}`);
+        }
+        return topics(chunks, k);
       },
     );
 

@@ -176,6 +176,11 @@ export class RagService {
     if (!this.bm25) await this.sync();
   }
 
+  /** Chunks with their embeddings, optionally of one source. */
+  chunks(source?: string): ChunkRecord[] {
+    return [...this.records.values()].filter((r) => !source || r.source === source);
+  }
+
   chunkTexts(): string[] {
     return [...this.records.values()].map((r) => r.text);
   }

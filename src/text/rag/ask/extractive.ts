@@ -64,8 +64,10 @@ export function extractAnswer(question: string, hits: SearchHit[], rarity: (stem
   const fresh = candidates(sentence, type).filter((c) => [...stems(c)].some((t) => !q.has(t)));
   const pool = fresh.length ? fresh : candidates(sentence, 'other').filter((c) => [...stems(c)].some((t) => !q.has(t)));
   // Closest to the question's words in the sentence wins (answers sit next to what the question mentions).
+  // Anchors are where the question's own words (not their stems, which may not occur verbatim) appear.
   const lower = sentence.toLowerCase();
-  const anchors = [...q].map((t) => lower.indexOf(t)).filter((i) => i >= 0);
+  const questionWords = (question.toLowerCase().match(/\p{L}{3,}/gu) ?? []).filter((w) => q.has(bm25Tokens(w)[0] ?? ''));
+  const anchors = questionWords.flatMap((w) => [...lower.matchAll(new RegExp(`\\b${w}`, 'g'))].map((m) => m.index));
   const proximity = (c: string) => {
     const at = lower.indexOf(c.toLowerCase());
     if (at < 0 || !anchors.length) return 1e9;
