@@ -27,13 +27,7 @@ export interface IndexResult {
   duration_ms: number;
 }
 
-export interface SearchHit {
-  id: string;
-  text: string;
-  source: string;
-  chunk_index: number;
-  start: number;
-  end: number;
+export interface SearchHit extends Omit<ChunkRecord, 'file_hash' | 'embedding'> {
   semantic_score: number;
   bm25_score: number;
   combined_score: number;

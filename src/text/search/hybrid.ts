@@ -14,19 +14,18 @@ function normalise(values: Map<string, number>): Map<string, number> {
   return new Map([...values].map(([k, v]) => [k, max > min ? (v - min) / (max - min) : xs.length ? 1 : 0]));
 }
 
-/** Each score is scaled to [0, 1] over the candidates before mixing; a candidate missing from one list scores 0 there. */
+/** Every candidate of either list, scored by `combine`, best first (a candidate missing from a list has 0 there). */
+function fuse(semantic: Map<string, number>, keyword: Map<string, number>, combine: (id: string) => number): Scored[] {
+  return [...new Set([...semantic.keys(), ...keyword.keys()])]
+    .map((id) => ({ id, semantic: semantic.get(id) ?? 0, bm25: keyword.get(id) ?? 0, combined: combine(id) }))
+    .sort((a, b) => b.combined - a.combined);
+}
+
+/** Each score is scaled to [0, 1] over the candidates before mixing. */
 export function weightedFusion(semantic: Map<string, number>, keyword: Map<string, number>, semanticWeight = 0.7): Scored[] {
   const s = normalise(semantic);
   const k = normalise(keyword);
-  const ids = new Set([...semantic.keys(), ...keyword.keys()]);
-  return [...ids]
-    .map((id) => ({
-      id,
-      semantic: semantic.get(id) ?? 0,
-      bm25: keyword.get(id) ?? 0,
-      combined: semanticWeight * (s.get(id) ?? 0) + (1 - semanticWeight) * (k.get(id) ?? 0),
-    }))
-    .sort((a, b) => b.combined - a.combined);
+  return fuse(semantic, keyword, (id) => semanticWeight * (s.get(id) ?? 0) + (1 - semanticWeight) * (k.get(id) ?? 0));
 }
 
 /** Reciprocal-rank fusion (k = 60): rank positions only, no score scales. */
@@ -34,13 +33,6 @@ export function rrfFusion(semantic: Map<string, number>, keyword: Map<string, nu
   const rank = (m: Map<string, number>) => new Map([...m].sort((a, b) => b[1] - a[1]).map(([id], i) => [id, i + 1]));
   const rs = rank(semantic);
   const rk = rank(keyword);
-  const ids = new Set([...semantic.keys(), ...keyword.keys()]);
-  return [...ids]
-    .map((id) => ({
-      id,
-      semantic: semantic.get(id) ?? 0,
-      bm25: keyword.get(id) ?? 0,
-      combined: (rs.has(id) ? 1 / (k + rs.get(id)!) : 0) + (rk.has(id) ? 1 / (k + rk.get(id)!) : 0),
-    }))
-    .sort((a, b) => b.combined - a.combined);
+  const term = (r: number | undefined) => (r === undefined ? 0 : 1 / (k + r));
+  return fuse(semantic, keyword, (id) => term(rs.get(id)) + term(rk.get(id)));
 }
