@@ -18,6 +18,7 @@ COPY config ./config
 COPY models ./models
 COPY static ./static
 COPY migrations ./migrations
+COPY docs/sample-collection ./docs/sample-collection
 RUN mkdir -p /var/lib/service && chown node:node /var/lib/service
 USER node
 EXPOSE 5000
