@@ -1,5 +1,5 @@
 // A local server that answers like Gemini, OpenAI (chat completions) and Anthropic, and misbehaves on demand.
-import { type Server, createServer } from 'node:http';
+import { type Server, type ServerResponse, createServer } from 'node:http';
 
 export type LlmMode = 'ok' | '500' | '429' | 'timeout' | 'blocked' | 'truncated';
 
@@ -33,6 +33,7 @@ export class FakeLlm {
         if (this.mode === '500') return send(500, { error: { message: 'internal error', code: 500 } });
         if (this.mode === '429') return send(429, { error: { message: 'rate limited', code: 429 } }, { 'retry-after': '30' });
         if (provider === 'gemini') return send(200, this.gemini());
+        if (provider === 'openai' && (this.calls.at(-1)!.body as { stream?: boolean }).stream) return this.openaiStream(res);
         if (provider === 'openai') return send(200, this.openai());
         return send(200, this.anthropic());
       });
@@ -75,6 +76,19 @@ export class FakeLlm {
       choices: [{ index: 0, message: { role: 'assistant', content: this.mode === 'blocked' ? null : this.text() }, finish_reason: finish }],
       usage: { prompt_tokens: 50, completion_tokens: 20, total_tokens: 70 },
     };
+  }
+
+  /** Chat Completions streaming: chunks with content deltas, a final chunk with the finish reason, [DONE]. */
+  private openaiStream(res: ServerResponse) {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    const chunk = (delta: Record<string, unknown>, finish: string | null) =>
+      res.write(`data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o-mini', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+    const words = this.text().match(/\S+\s*/g) ?? [];
+    chunk({ role: 'assistant', content: '' }, null);
+    for (const w of words) chunk({ content: w }, null);
+    chunk({}, this.mode === 'truncated' ? 'length' : 'stop');
+    res.write('data: [DONE]\n\n');
+    res.end();
   }
 
   private anthropic() {

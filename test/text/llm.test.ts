@@ -59,3 +59,21 @@ describe('LLM layer without a key', () => {
     expect(new Llm({ provider: 'anthropic', maxOutputTokens: 1, timeoutMs: 1, model: 'claude-x' }).model).toBe('claude-x');
   });
 });
+
+describe('LLM streaming (OpenAI-compatible server)', () => {
+  it('passes the tokens on as they arrive and reports a truncated stream as incomplete', async () => {
+    const fake = new FakeLlm();
+    await fake.start();
+    const llm = new Llm({ provider: 'openai', apiKey: 'k', baseUrl: baseUrlFor(fake, 'openai'), maxOutputTokens: 100, timeoutMs: 2000 });
+    const tokens: string[] = [];
+    const ok = await llm.stream('Say something.', (t) => tokens.push(t));
+    expect(ok).toMatchObject({ ok: true, text: fake.reply });
+    expect(tokens.length).toBeGreaterThan(5);
+    expect(tokens.join('')).toBe(fake.reply);
+    fake.mode = 'truncated';
+    expect(await llm.stream('Say something.', () => undefined)).toMatchObject({ ok: false, reason: 'incomplete' });
+    fake.mode = '500';
+    expect(await llm.stream('Say something.', () => undefined)).toMatchObject({ ok: false, reason: 'error' });
+    await fake.stop();
+  });
+});

@@ -3,7 +3,7 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createOpenAI } from '@ai-sdk/openai';
-import { type LanguageModel, generateText } from 'ai';
+import { type FinishReason, type LanguageModel, generateText, streamText } from 'ai';
 
 export type LlmProviderName = 'gemini' | 'openai' | 'anthropic';
 
@@ -64,31 +64,65 @@ export class Llm {
     return this.cfg.provider;
   }
 
+  private settings(prompt: string, opts: GenerateOptions, lm: LanguageModel) {
+    return {
+      model: lm,
+      prompt,
+      ...(opts.system ? { system: opts.system } : {}),
+      maxOutputTokens: opts.maxOutputTokens ?? this.cfg.maxOutputTokens,
+      // The caller has a fallback: one quick attempt beats a slow chain of retries.
+      maxRetries: 0,
+      abortSignal: AbortSignal.timeout(opts.timeoutMs ?? this.cfg.timeoutMs),
+    };
+  }
+
+  private verdict(rawText: string, finishReason: FinishReason): LlmResult {
+    const text = rawText.trim();
+    if (finishReason === 'content-filter') return { ok: false, reason: 'blocked', detail: 'the provider blocked the answer' };
+    if (finishReason === 'length') return { ok: false, reason: 'incomplete', detail: 'the answer was cut by the output token limit' };
+    if (finishReason !== 'stop') return { ok: false, reason: 'error', detail: `unexpected finish reason "${finishReason}"` };
+    if (!text) return { ok: false, reason: 'empty', detail: 'the provider returned no text' };
+    return { ok: true, text, provider: this.cfg.provider, model: this.model };
+  }
+
+  private failure(err: unknown, opts: GenerateOptions): LlmResult {
+    const e = err as Error;
+    if (e.name === 'TimeoutError' || e.name === 'AbortError' || /aborted|timeout/i.test(e.message)) {
+      return { ok: false, reason: 'timeout', detail: `no answer within ${opts.timeoutMs ?? this.cfg.timeoutMs} ms` };
+    }
+    return { ok: false, reason: 'error', detail: e.message.slice(0, 300) };
+  }
+
   async generate(prompt: string, opts: GenerateOptions = {}): Promise<LlmResult> {
     if (!this.lm) return { ok: false, reason: 'no_key', detail: 'LLM_API_KEY is not set' };
-    const timeoutMs = opts.timeoutMs ?? this.cfg.timeoutMs;
     try {
-      const res = await generateText({
-        model: this.lm,
-        prompt,
-        ...(opts.system ? { system: opts.system } : {}),
-        maxOutputTokens: opts.maxOutputTokens ?? this.cfg.maxOutputTokens,
-        // The caller has a fallback: one quick attempt beats a slow chain of retries.
-        maxRetries: 0,
-        abortSignal: AbortSignal.timeout(timeoutMs),
-      });
-      const text = res.text.trim();
-      if (res.finishReason === 'content-filter') return { ok: false, reason: 'blocked', detail: 'the provider blocked the answer' };
-      if (res.finishReason === 'length') return { ok: false, reason: 'incomplete', detail: 'the answer was cut by the output token limit' };
-      if (res.finishReason !== 'stop') return { ok: false, reason: 'error', detail: `unexpected finish reason "${res.finishReason}"` };
-      if (!text) return { ok: false, reason: 'empty', detail: 'the provider returned no text' };
-      return { ok: true, text, provider: this.cfg.provider, model: this.model };
+      const res = await generateText(this.settings(prompt, opts, this.lm));
+      return this.verdict(res.text, res.finishReason);
     } catch (err) {
-      const e = err as Error;
-      if (e.name === 'TimeoutError' || e.name === 'AbortError' || /aborted|timeout/i.test(e.message)) {
-        return { ok: false, reason: 'timeout', detail: `no answer within ${timeoutMs} ms` };
+      return this.failure(err, opts);
+    }
+  }
+
+  /** As generate(), passing each piece of text to `onToken` as the provider streams it. */
+  async stream(prompt: string, onToken: (text: string) => void, opts: GenerateOptions = {}): Promise<LlmResult> {
+    if (!this.lm) return { ok: false, reason: 'no_key', detail: 'LLM_API_KEY is not set' };
+    try {
+      const res = streamText({ ...this.settings(prompt, opts, this.lm), onError: () => undefined });
+      let text = '';
+      let finish: FinishReason = 'unknown';
+      for await (const part of res.fullStream) {
+        if (part.type === 'text-delta') {
+          text += part.text;
+          onToken(part.text);
+        } else if (part.type === 'error') {
+          throw part.error instanceof Error ? part.error : new Error(String(part.error));
+        } else if (part.type === 'finish') {
+          finish = part.finishReason;
+        }
       }
-      return { ok: false, reason: 'error', detail: e.message.slice(0, 300) };
+      return this.verdict(text, finish);
+    } catch (err) {
+      return this.failure(err, opts);
     }
   }
 }

@@ -106,12 +106,13 @@ export class AskPipeline {
           '',
           ...kept.map((h, i) => `[${i + 1}] (${h.source}) ${h.text}`),
         ].join('\n');
-        const r = await this.llm.generate(prompt, { system: 'You answer strictly from the given documents.' });
-        if (r.ok) {
-          onToken?.(r.text);
-          return { answer: r.text, passage: null as null | { text: string; source: string; chunk_index: number }, llm: true, fallback: null as string | null };
-        }
+        const system = 'You answer strictly from the given documents.';
+        // Streaming callers get the provider's tokens as they come.
+        const r = onToken ? await this.llm.stream(prompt, onToken, { system }) : await this.llm.generate(prompt, { system });
+        if (r.ok) return { answer: r.text, passage: null as null | { text: string; source: string; chunk_index: number }, llm: true, fallback: null as string | null };
         const ex = this.extract(original, kept);
+        // Tokens already streamed are superseded: the client is told before the extractive answer follows.
+        onStep?.('answer_fallback', { reason: r.reason });
         onToken?.(ex.answer);
         return { ...ex, llm: false, fallback: r.reason };
       }
