@@ -46,6 +46,7 @@ await withSquadCollection(values.squad!, async (app, questions) => {
   let sentenceF1 = 0;
   let grounded = 0;
   let notFound = 0;
+  let inPassage = 0;
   const bar = new cliProgress.SingleBar({ format: ' questions |{bar}| {value}/{total}  F1 {f1}', noTTYOutput: true, notTTYSchedule: 5000 }, cliProgress.Presets.shades_classic);
   bar.start(asked.length, 0, { f1: '-' });
   for (const [i, { question, answers }] of asked.entries()) {
@@ -63,6 +64,7 @@ await withSquadCollection(values.squad!, async (app, questions) => {
     em += answers.some((a) => normalise(a) === normalise(answer)) ? 1 : 0;
     f1Sum += Math.max(...answers.map((a) => f1(answer, a)));
     sentenceF1 += Math.max(...answers.map((a) => f1(passage, a)));
+    if (answers.some((a) => passage.includes(a))) inPassage++;
     bar.update(i + 1, { f1: (f1Sum / (i + 1)).toFixed(3) });
   }
   bar.stop();
@@ -73,4 +75,5 @@ await withSquadCollection(values.squad!, async (app, questions) => {
   console.log(`| token F1 if the whole sentence were the answer | ${(sentenceF1 / n).toFixed(3)} |`);
   console.log(`| grounded answers (grounding >= 0.5) | ${(grounded / n).toFixed(3)} |`);
   console.log(`| "not in the collection" answers | ${(notFound / n).toFixed(3)} |`);
+  console.log(`| chosen sentence contains a gold answer | ${(inPassage / n).toFixed(3)} |`);
 });
