@@ -64,6 +64,8 @@ export class RagService {
   private records = new Map<string, ChunkRecord>();
   private busy = false;
   lastIndexed: string | null = null;
+  /** Goes up whenever the chunks in memory are reloaded, so derived data (vocabularies) knows to rebuild. */
+  generation = 0;
 
   constructor(readonly opts: RagOptions) {}
 
@@ -75,6 +77,7 @@ export class RagService {
     for (const r of all) bm25.add(r.id, r.text);
     bm25.build();
     this.bm25 = bm25;
+    this.generation++;
   }
 
   async index(opts: { full?: boolean } = {}, progress?: (done: number, total: number, file: string) => void): Promise<IndexResult> {

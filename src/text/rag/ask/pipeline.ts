@@ -22,7 +22,7 @@ export type StepListener = (step: string, data: Record<string, unknown>) => void
 const NOT_FOUND = 'The document collection does not contain information to answer this question.';
 
 export class AskPipeline {
-  private vocab: { size: number; words: Map<string, number>; stemDf: Map<string, number>; docs: number } | null = null;
+  private vocab: { generation: number; words: Map<string, number>; stemDf: Map<string, number>; docs: number } | null = null;
 
   constructor(
     private readonly rag: RagService,
@@ -30,13 +30,13 @@ export class AskPipeline {
     private readonly settings: AskSettings,
   ) {}
 
-  /** Vocabulary of the indexed chunks (words for typo fixing, stem document frequencies for rarity). */
+  /** Vocabulary of the indexed chunks (words for typo fixing, stem document frequencies for rarity), rebuilt only after a re-index. */
   private corpusVocab() {
-    const texts = this.rag.chunkTexts();
-    if (!this.vocab || this.vocab.size !== texts.length) {
+    if (!this.vocab || this.vocab.generation !== this.rag.generation) {
+      const texts = this.rag.chunkTexts();
       const stemDf = new Map<string, number>();
       for (const t of texts) for (const s of new Set(bm25Tokens(t))) stemDf.set(s, (stemDf.get(s) ?? 0) + 1);
-      this.vocab = { size: texts.length, words: vocabulary(texts), stemDf, docs: texts.length };
+      this.vocab = { generation: this.rag.generation, words: vocabulary(texts), stemDf, docs: texts.length };
     }
     return this.vocab;
   }
