@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../infra/errors.js';
+import { lazy } from '../infra/lazy.js';
 import { ErrorSchema } from '../survival/schemas.js';
 import { type ContextOptions, type MoviesContext, createMoviesContext, defaultRunParams } from './context.js';
 
@@ -42,29 +43,7 @@ const StatusSchema = z
   .meta({ id: 'CollectionStatus' });
 
 async function moviesPlugin(app: FastifyInstance, opts: { contextOptions?: ContextOptions }) {
-  let pending: Promise<MoviesContext> | null = null;
-  let state: 'idle' | 'starting' | 'ready' | 'failed' = 'idle';
-  let lastError: string | null = null;
-
-  const context = () => {
-    if (!pending) {
-      state = 'starting';
-      pending = createMoviesContext(app.config, app.log, opts.contextOptions).then(
-        (ctx) => {
-          state = 'ready';
-          lastError = null;
-          return ctx;
-        },
-        (err: Error) => {
-          state = 'failed';
-          lastError = err.message;
-          pending = null;
-          throw err;
-        },
-      );
-    }
-    return pending;
-  };
+  const context = lazy(() => createMoviesContext(app.config, app.log, opts.contextOptions));
 
   app.decorate('movies', {
     context,
@@ -74,9 +53,12 @@ async function moviesPlugin(app: FastifyInstance, opts: { contextOptions?: Conte
       if (expression) ctx.runner.schedule(expression, () => defaultRunParams());
     },
   });
-  app.health.register('movies', () => ({ ready: state !== 'failed', state, ...(lastError ? { error: lastError } : {}) }));
+  app.health.register('movies', () => {
+    const error = context.error();
+    return { ready: context.state() !== 'failed', state: context.state(), ...(error ? { error } : {}) };
+  });
   app.addHook('onClose', async () => {
-    if (pending) await (await pending.catch(() => null))?.close();
+    await (await context.current()?.catch(() => null))?.close();
   });
 
   const ready = async () => {

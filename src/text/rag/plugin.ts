@@ -4,6 +4,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { lazy } from '../../infra/lazy.js';
 import { fromRoot } from '../../infra/paths.js';
 import { loadEmbedder } from '../models.js';
 import { TextHttpError } from '../sentiment/service.js';
@@ -56,42 +57,30 @@ const SearchHitSchema = z
 async function ragPlugin(app: FastifyInstance) {
   const c = app.config;
   const chroma = c.CHROMA_URL ? null : new ChromaServer(join(fromRoot(c.DATA_DIR), 'chroma'), app.log);
-  let pending: Promise<RagService> | null = null;
+  const service = lazy(async () => {
+    if (chroma) await chroma.start();
+    const extractor = await loadEmbedder(c.EMBEDDING_MODEL);
+    const embed = async (texts: string[]) => {
+      const out = await extractor(texts, { pooling: 'mean', normalize: true });
+      const [n, dim] = out.dims as [number, number];
+      const flat = out.data as Float32Array;
+      return Array.from({ length: n }, (_, i) => Array.from(flat.subarray(i * dim, (i + 1) * dim)));
+    };
+    const dim = (await embed(['dimension probe']))[0]!.length;
+    const embedder = { id: c.EMBEDDING_MODEL, dim };
+    const store = new VectorStore(chroma ? chroma.url : c.CHROMA_URL!, c.RAG_COLLECTION, embedder, embed);
+    return new RagService({ docsDir: fromRoot(c.DOCS_DIR), store, embed, embedder, semanticWeight: c.RAG_SEMANTIC_WEIGHT, log: app.log });
+  });
 
-  const service = () => {
-    pending ??= (async () => {
-      if (chroma) await chroma.start();
-      const extractor = await loadEmbedder(c.EMBEDDING_MODEL);
-      const embed = async (texts: string[]) => {
-        const out = await extractor(texts, { pooling: 'mean', normalize: true });
-        const [n, dim] = out.dims as [number, number];
-        const flat = out.data as Float32Array;
-        return Array.from({ length: n }, (_, i) => Array.from(flat.subarray(i * dim, (i + 1) * dim)));
-      };
-      const dim = (await embed(['dimension probe']))[0]!.length;
-      const embedder = { id: c.EMBEDDING_MODEL, dim };
-      const store = new VectorStore(chroma ? chroma.url : c.CHROMA_URL!, c.RAG_COLLECTION, embedder, embed);
-      return new RagService({ docsDir: fromRoot(c.DOCS_DIR), store, embed, embedder, semanticWeight: c.RAG_SEMANTIC_WEIGHT, log: app.log });
-    })().catch((err: unknown) => {
-      pending = null;
-      throw err;
-    });
-    return pending;
-  };
-
-  const ask = async () =>
+  const pipeline = lazy(async () =>
     new AskPipeline(await service(), app.llm, {
       minSemantic: c.RAG_MIN_SEMANTIC,
       minBm25: c.RAG_MIN_BM25,
       groundingThreshold: c.RAG_GROUNDING_THRESHOLD,
       abbreviations: DEFAULT_ABBREVIATIONS,
       llmRewrite: c.RAG_LLM_REWRITE,
-    });
-  let asker: Promise<AskPipeline> | null = null;
-  const pipeline = () => (asker ??= ask().catch((err: unknown) => {
-    asker = null;
-    throw err;
-  }));
+    }),
+  );
 
   app.decorate('rag', {
     service,
@@ -124,7 +113,7 @@ async function ragPlugin(app: FastifyInstance) {
       request.log.error({ err }, 'rag request failed');
       return reply.code(500).send({ detail: `Search failed: ${err.message}` });
     });
-    const rag = () => void pending?.then((s) => s.opts.store.forget()).catch(() => undefined);
+    const rag = () => void service.current()?.then((s) => s.opts.store.forget()).catch(() => undefined);
     const typed = scope.withTypeProvider<ZodTypeProvider>();
 
     typed.post(
