@@ -69,3 +69,12 @@ export function percentile(xs: number[], q: number): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
 }
+
+/** One JSON POST, timed to the last byte of the answer; a non-2xx answer stops the benchmark. */
+export async function timedPost(url: string, body: unknown): Promise<number> {
+  const t = performance.now();
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  if (!res.ok) throw new Error(`${url}: status ${res.status}: ${await res.text()}`);
+  await res.arrayBuffer();
+  return performance.now() - t;
+}

@@ -1,6 +1,6 @@
 // npm run bench:sentiment: /analyze/sentiment latency for 20, 2,000 and 20,000 words, cold load, resident memory.
 import { readFileSync } from 'node:fs';
-import { percentile, startService } from './lib.js';
+import { percentile, startService, timedPost } from './lib.js';
 
 const WORDS = 'revenue rose sharply while costs fell and the board raised its outlook although some analysts remained cautious about demand'.split(' ');
 const text = (n: number) => {
@@ -9,13 +9,7 @@ const text = (n: number) => {
   return out.join(' ');
 };
 
-async function post(url: string, body: string): Promise<number> {
-  const t = performance.now();
-  const res = await fetch(`${url}/analyze/sentiment`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-  if (res.status !== 200) throw new Error(`status ${res.status}: ${await res.text()}`);
-  await res.arrayBuffer();
-  return performance.now() - t;
-}
+const post = (url: string, body: string) => timedPost(`${url}/analyze/sentiment`, body);
 
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
