@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { confidenceOf } from '../../src/text/rag/ask/confidence.js';
-import { questionType } from '../../src/text/rag/ask/extractive.js';
+import { extractAnswer, questionType } from '../../src/text/rag/ask/extractive.js';
 import { checkQuestion, groundingScore } from '../../src/text/rag/ask/guardrails.js';
 import { DEFAULT_ABBREVIATIONS, expandAbbreviations, extractEntities, fixTypos, vocabulary } from '../../src/text/rag/ask/rewrite.js';
 import { makeApp, tempDir } from '../helpers/app.js';
@@ -81,6 +81,28 @@ describe('query rewriting and entities', () => {
     expect(questionType('How many ships were built?')).toBe('number');
     expect(questionType('Where did the fleet sail?')).toBe('place');
     expect(questionType('What was the policy?')).toBe('other');
+    expect(questionType('Which company built the bridge?')).toBe('person');
+    expect(questionType('In what year did the war end?')).toBe('date');
+    expect(questionType('What city hosted the fair?')).toBe('place');
+  });
+
+  describe('picks the span that answers, not the words the question already says', () => {
+    const hit = (text: string) => ({ id: 'a.txt#0', text, source: 'a.txt', chunk_index: 0, start: 0, end: text.length, semantic_score: 0.5, bm25_score: 1, combined_score: 0.5 });
+    const rarity = () => 1;
+    const cases: [string, string, string][] = [
+      ['Who designed the new bridge?', 'The new bridge over the river was designed by the engineer Maria Lopez in the spring.', 'Maria Lopez'],
+      ['In what year did the canal open?', 'After a decade of digging, the canal finally opened in 1869, linking two seas.', '1869'],
+      ['How many workers built the canal?', 'The canal was built by 30,000 workers over ten years.', '30,000'],
+      ['Which company operated the canal?', 'The canal was operated by Suez Holdings until it was nationalised.', 'Suez Holdings'],
+      ['What position did Smith play?', 'Later that year, goalkeeper Smith signed with a new club in the north.', 'goalkeeper'],
+      ['What did the treaty abolish?', 'The treaty, signed in Paris, abolished the slave trade across the empire.', 'slave trade'],
+    ];
+    it.each(cases)('%s', (question, sentence, expected) => {
+      const other = 'An unrelated sentence about weather and rain in the valley.';
+      const r = extractAnswer(question, [hit(`${other} ${sentence} ${other}`)], rarity);
+      expect(r?.passage).toBe(sentence);
+      expect(r?.answer).toBe(expected);
+    });
   });
 });
 

@@ -12,6 +12,8 @@ type Squad = { data: { title: string; paragraphs: { context: string; qas: { ques
 export interface SquadQuestion {
   question: string;
   answers: string[];
+  /** Position of the question's article in the file. */
+  article: number;
 }
 
 export async function withSquadCollection<T>(path: string, fn: (app: Awaited<ReturnType<typeof buildApp>>, questions: SquadQuestion[]) => Promise<T>): Promise<T> {
@@ -20,9 +22,9 @@ export async function withSquadCollection<T>(path: string, fn: (app: Awaited<Ret
   const dataDir = join(tmpdir(), `squad-data-${process.pid}`);
   mkdirSync(docs, { recursive: true });
   const questions: SquadQuestion[] = [];
-  for (const a of squad.data) {
+  for (const [article, a] of squad.data.entries()) {
     writeFileSync(join(docs, `${a.title.replace(/[^A-Za-z0-9_-]/g, '_')}.txt`), a.paragraphs.map((p) => p.context).join('\n\n'));
-    for (const p of a.paragraphs) for (const qa of p.qas) questions.push({ question: qa.question, answers: qa.answers.map((x) => x.text) });
+    for (const p of a.paragraphs) for (const qa of p.qas) questions.push({ question: qa.question, answers: qa.answers.map((x) => x.text), article });
   }
   const app = await buildApp({ config: { ...loadConfig(), LOG_LEVEL: 'warn', DOCS_DIR: docs, DATA_DIR: dataDir, RAG_COLLECTION: 'squad-eval', RAG_INDEX_ON_START: false } });
   try {
