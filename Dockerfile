@@ -8,7 +8,9 @@ COPY src ./src
 RUN npm run build
 
 FROM node:20-bookworm-slim AS runtime
-ENV NODE_ENV=production APP_ENV=production PORT=5000 DATA_DIR=/var/lib/service
+# glibc keeps freed native memory (ONNX Runtime, PGlite) in per-thread arenas; two arenas and an eager trim keep the
+# resident size near what is in use (see README, "Memory").
+ENV NODE_ENV=production APP_ENV=production PORT=5000 DATA_DIR=/var/lib/service MALLOC_ARENA_MAX=2 MALLOC_TRIM_THRESHOLD_=131072
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force

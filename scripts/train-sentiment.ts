@@ -23,10 +23,12 @@ const train: Example[] = [];
 const dev: Example[] = [];
 const tests: Record<string, Example[]> = {};
 const devSlices: Record<string, Example[]> = {};
+const bySource: Example[][] = [];
 
 if (sources.has('twitter')) {
   const tweets = split(readTweets(join(data, 'twitter_financial_news/sent_train.csv')), 0.1, seed);
   train.push(...tweets.train);
+  bySource.push(tweets.train);
   dev.push(...tweets.test);
   devSlices.twitter = tweets.test;
   tests.twitter_valid = readTweets(join(data, 'twitter_financial_news/sent_valid.csv'));
@@ -37,17 +39,27 @@ if (sources.has('phrasebank')) {
   const levels = ['AllAgree', '75Agree', '66Agree', '50Agree'] as const;
   const level = new Map<string, string>();
   for (const l of [...levels].reverse()) for (const e of readPhrasebank(dir, l)) level.set(e.text, l);
-  const unique = [...new Map(readPhrasebank(dir, '50Agree').map((e) => [e.text, e])).values()];
+  // Label noise: a sentence counts as much as its annotators agreed (all 1, at least 75% 0.75, 66% 0.66, 50% 0.5).
+  const agreement: Record<string, number> = { AllAgree: 1, '75Agree': 0.75, '66Agree': 0.66, '50Agree': 0.5 };
+  const unique = [...new Map(readPhrasebank(dir, '50Agree').map((e) => [e.text, { ...e, weight: agreement[level.get(e.text)!] }])).values()];
   const { train: pbTrain, test: pbTest } = split(unique, 0.2, seed);
   const { train: pbFit, test: pbDev } = split(pbTrain, 0.1, seed + 1);
   const atLeast = (l: string) => levels.slice(0, levels.indexOf(l as (typeof levels)[number]) + 1);
   train.push(...pbFit);
+  bySource.push(pbFit);
   dev.push(...pbDev);
   devSlices.phrasebank_AllAgree = pbDev.filter((e) => level.get(e.text) === 'AllAgree');
   devSlices.phrasebank_all = pbDev;
   for (const l of levels) tests[`phrasebank_${l}`] = pbTest.filter((e) => atLeast(l).includes(level.get(e.text) as (typeof levels)[number]));
 }
 if (train.length === 0) throw new Error('--sources must name twitter and/or phrasebank');
+// Each source counts as much as the other in training, whatever their sizes (tweets outnumber the phrasebank 3:1).
+const mass = (examples: Example[]) => examples.reduce((s, e) => s + (e.weight ?? 1), 0);
+const total = mass(train);
+for (const examples of bySource) {
+  const m = mass(examples);
+  for (const e of examples) e.weight = ((e.weight ?? 1) * total) / (bySource.length * m);
+}
 
 const licence = sources.has('phrasebank')
   ? 'CC BY-NC-SA 3.0 (inherits the Financial PhraseBank licence: non-commercial use only)'

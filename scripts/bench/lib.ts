@@ -13,13 +13,16 @@ export interface Service {
   stop(): Promise<void>;
 }
 
+/** The glibc allocator settings `npm start` and the Dockerfile use (README, "Memory"). */
+export const MALLOC_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_TRIM_THRESHOLD_: '131072' };
+
 /** Builds with tsc and starts `node dist/src/server.js` on a free port, as in production. */
 export async function startService(env: Record<string, string> = {}): Promise<Service> {
   execFileSync('npm', ['run', '-s', 'build'], { cwd: PROJECT_ROOT, stdio: 'inherit' });
   const port = 20000 + Math.floor(Math.random() * 20000);
   const child = spawn(process.execPath, ['dist/src/server.js'], {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-')), ...env },
+    env: { ...process.env, ...MALLOC_ENV, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-')), ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -38,6 +41,21 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
       await new Promise((r) => child.once('exit', r));
     },
   };
+}
+
+/**
+ * Waits until the parts the service opens after its port (the movie database, the document index) are up, so that
+ * a memory reading covers the whole service.
+ */
+export async function settled(url: string, timeoutMs = 120_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    const health = (await (await fetch(`${url}/health`)).json()) as { components: Record<string, { ready: boolean }> };
+    const stats = await fetch(`${url}/rag/stats`);
+    if (health.components.movies?.ready && stats.ok && ((await stats.json()) as { chunks: number }).chunks > 0) return;
+    await sleep(250);
+  }
+  throw new Error('the service did not settle');
 }
 
 export interface LoadResult {

@@ -1,6 +1,6 @@
 // npm run bench:sentiment: /analyze/sentiment latency for 20, 2,000 and 20,000 words, cold load, resident memory.
 import { readFileSync } from 'node:fs';
-import { percentile, startService, timedPost } from './lib.js';
+import { percentile, settled, startService, timedPost } from './lib.js';
 
 const WORDS = 'revenue rose sharply while costs fell and the board raised its outlook although some analysts remained cautious about demand'.split(' ');
 const text = (n: number) => {
@@ -15,6 +15,9 @@ const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/
 
 const service = await startService();
 try {
+  const t0 = performance.now();
+  await settled(service.url);
+  console.log(`database and document index ready ${((performance.now() - t0) / 1000).toFixed(1)} s after the port opened`);
   const cases = [
     { name: '20 words', body: JSON.stringify({ text: text(20) }), n: 300, target: '<= 10 ms' },
     { name: '2,000 words', body: JSON.stringify({ text: text(2000) }), n: 60, target: '<= 60 ms' },

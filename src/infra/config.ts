@@ -75,6 +75,10 @@ export const ConfigSchema = z
     RAG_COLLECTION: z.string().regex(/^[a-zA-Z0-9][a-zA-Z0-9._-]{1,62}$/).default('documents').describe('Chroma collection name'),
     EMBEDDING_MODEL: z.string().default('models/text/embedder').describe('Sentence embedder: local directory or Hub id'),
     RAG_SEMANTIC_WEIGHT: z.coerce.number().min(0).max(1).default(0.7).describe('Weight of semantic similarity in hybrid search'),
+    RAG_SCORE_NORMALISATION: z
+      .enum(['theoretical', 'minmax'])
+      .default('theoretical')
+      .describe('How hybrid search scales scores to [0, 1]: from the theoretical minimum (cosine -1, BM25 0) or from the worst candidate'),
     RAG_INDEX_ON_START: BoolSchema.default(true).describe('Index DOCS_DIR at start-up when the collection is empty'),
     RAG_MIN_SEMANTIC: z.coerce.number().min(-1).max(1).default(0.35).describe('Guardrail 2: a chunk is relevant from this cosine similarity'),
     RAG_MIN_BM25: z.coerce.number().min(0).default(3).describe('Guardrail 2: ... or from this BM25 score'),

@@ -43,7 +43,10 @@ export function summarise(ranks: number[]): RetrievalScores {
 
 export type Embed = (texts: string[]) => Promise<Float32Array[]>;
 
-/** Paragraph-level retrieval with the given embedder (vectors are unit length), BM25 and weighted fusions of both. */
+/**
+ * Paragraph-level retrieval with the given embedder (vectors are unit length), BM25 and weighted fusions of both:
+ * min-max normalised at several semantic weights, and the service's default (theoretical normalisation, weight 0.7).
+ */
 export async function evaluateRetrieval(
   squad: Squad,
   embed: Embed,
@@ -60,6 +63,7 @@ export async function evaluateRetrieval(
   }
   const ranks: Record<string, number[]> = { bm25: [], semantic: [] };
   for (const w of semanticWeights) ranks[`hybrid_${w}`] = [];
+  ranks['hybrid_0.7_theoretical'] = [];
   const rankOf = (ids: string[], gold: number) => {
     const r = ids.indexOf(String(gold));
     return r < 0 ? Infinity : r + 1;
@@ -74,12 +78,16 @@ export async function evaluateRetrieval(
         for (let x = 0; x < v.length; x++) s += v[x]! * d[x]!;
         return [String(j), s] as [string, number];
       });
+      const byId = new Map(sims);
       sims.sort((a, b) => b[1] - a[1]);
       const semanticTop = new Map(sims.slice(0, 50));
       const keywordTop = new Map(bm25.search(q.question, 50));
+      // As the service does: a candidate only BM25 found still gets its true similarity.
+      for (const id of keywordTop.keys()) if (!semanticTop.has(id)) semanticTop.set(id, byId.get(id)!);
       ranks.semantic!.push(rankOf(sims.map(([id]) => id), q.paragraph));
       ranks.bm25!.push(rankOf([...keywordTop.keys()], q.paragraph));
-      for (const w of semanticWeights) ranks[`hybrid_${w}`]!.push(rankOf(weightedFusion(semanticTop, keywordTop, w).map((s) => s.id), q.paragraph));
+      for (const w of semanticWeights) ranks[`hybrid_${w}`]!.push(rankOf(weightedFusion(semanticTop, keywordTop, w, 'minmax').map((s) => s.id), q.paragraph));
+      ranks['hybrid_0.7_theoretical']!.push(rankOf(weightedFusion(semanticTop, keywordTop, 0.7, 'theoretical').map((s) => s.id), q.paragraph));
     });
     progress?.(squad.paragraphs.length + Math.min(i + 128, squad.questions.length), squad.paragraphs.length + squad.questions.length);
   }

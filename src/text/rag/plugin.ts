@@ -69,7 +69,7 @@ async function ragPlugin(app: FastifyInstance) {
     const dim = (await embed(['dimension probe']))[0]!.length;
     const embedder = { id: c.EMBEDDING_MODEL, dim };
     const store = new VectorStore(chroma ? chroma.url : c.CHROMA_URL!, c.RAG_COLLECTION, embedder, embed);
-    return new RagService({ docsDir: fromRoot(c.DOCS_DIR), store, embed, embedder, semanticWeight: c.RAG_SEMANTIC_WEIGHT, log: app.log });
+    return new RagService({ docsDir: fromRoot(c.DOCS_DIR), store, embed, embedder, semanticWeight: c.RAG_SEMANTIC_WEIGHT, normalisation: c.RAG_SCORE_NORMALISATION, log: app.log });
   });
 
   const pipeline = lazy(async () =>

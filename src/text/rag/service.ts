@@ -4,7 +4,7 @@ import { readFile, readdir, realpath } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { Bm25Index } from '../search/bm25.js';
-import { type Scored, rrfFusion, weightedFusion } from '../search/hybrid.js';
+import { type Normalisation, type Scored, rrfFusion, weightedFusion } from '../search/hybrid.js';
 import { CHUNK_OVERLAP, CHUNK_SIZE, chunkDocument } from './chunker.js';
 import type { VectorStore } from './store.js';
 import { type ChunkRecord } from './store.js';
@@ -39,6 +39,7 @@ export interface RagOptions {
   embed: Embed;
   embedder: { id: string; dim: number };
   semanticWeight: number;
+  normalisation: Normalisation;
   log: FastifyBaseLogger;
 }
 
@@ -187,7 +188,13 @@ export class RagService {
   }
 
   /** `semanticWeight` overrides the configured weight (1 = semantic only, 0 = BM25 only; evaluations use it). */
-  async search(query: string, topK: number, fusion: 'weighted' | 'rrf' = 'weighted', semanticWeight = this.opts.semanticWeight): Promise<SearchHit[]> {
+  async search(
+    query: string,
+    topK: number,
+    fusion: 'weighted' | 'rrf' = 'weighted',
+    semanticWeight = this.opts.semanticWeight,
+    normalisation = this.opts.normalisation,
+  ): Promise<SearchHit[]> {
     if (!this.bm25) await this.sync();
     const candidates = Math.max(50, topK * 5);
     const [qv] = await this.opts.embed([query]);
@@ -198,7 +205,7 @@ export class RagService {
       const e = this.records.get(id)?.embedding;
       if (!semantic.has(id) && e) semantic.set(id, dot(qv!, e));
     }
-    const fused: Scored[] = fusion === 'rrf' ? rrfFusion(semantic, keyword) : weightedFusion(semantic, keyword, semanticWeight);
+    const fused: Scored[] = fusion === 'rrf' ? rrfFusion(semantic, keyword) : weightedFusion(semantic, keyword, semanticWeight, normalisation);
     return fused
       .filter((s) => this.records.has(s.id))
       .slice(0, topK)
@@ -231,6 +238,7 @@ export class RagService {
       chunk_size: CHUNK_SIZE,
       chunk_overlap: CHUNK_OVERLAP,
       semantic_weight: this.opts.semanticWeight,
+      score_normalisation: this.opts.normalisation,
       last_indexed: this.lastIndexed,
       indexing: this.busy,
     };

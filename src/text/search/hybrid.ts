@@ -1,4 +1,9 @@
-// Fusing semantic and keyword rankings: min-max-normalised weighted sum (default 0.7 / 0.3) or reciprocal-rank fusion.
+// Fusing semantic and keyword rankings: a weighted sum of normalised scores (default 0.7 / 0.3) or reciprocal-rank
+// fusion. Normalisation "theoretical" scales each score from its theoretical minimum (cosine -1, BM25 0) to the best
+// candidate's score (Bruch et al. 2023, "An Analysis of Fusion Functions for Hybrid Retrieval"); "minmax" scales
+// from the worst candidate to the best, which stretches a narrow band of similarities over [0, 1].
+
+export type Normalisation = 'theoretical' | 'minmax';
 
 export interface Scored {
   id: string;
@@ -7,9 +12,9 @@ export interface Scored {
   combined: number;
 }
 
-function normalise(values: Map<string, number>): Map<string, number> {
+function normalise(values: Map<string, number>, floor?: number): Map<string, number> {
   const xs = [...values.values()];
-  const min = Math.min(...xs);
+  const min = floor ?? Math.min(...xs);
   const max = Math.max(...xs);
   return new Map([...values].map(([k, v]) => [k, max > min ? (v - min) / (max - min) : xs.length ? 1 : 0]));
 }
@@ -21,10 +26,11 @@ function fuse(semantic: Map<string, number>, keyword: Map<string, number>, combi
     .sort((a, b) => b.combined - a.combined);
 }
 
-/** Each score is scaled to [0, 1] over the candidates before mixing. */
-export function weightedFusion(semantic: Map<string, number>, keyword: Map<string, number>, semanticWeight = 0.7): Scored[] {
-  const s = normalise(semantic);
-  const k = normalise(keyword);
+/** Each score is scaled to [0, 1] before mixing. */
+export function weightedFusion(semantic: Map<string, number>, keyword: Map<string, number>, semanticWeight = 0.7, normalisation: Normalisation = 'theoretical'): Scored[] {
+  const theoretical = normalisation === 'theoretical';
+  const s = normalise(semantic, theoretical ? -1 : undefined);
+  const k = normalise(keyword, theoretical ? 0 : undefined);
   return fuse(semantic, keyword, (id) => semanticWeight * (s.get(id) ?? 0) + (1 - semanticWeight) * (k.get(id) ?? 0));
 }
 
