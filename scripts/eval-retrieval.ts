@@ -26,9 +26,10 @@ await withSquadCollection(values.squad!, async (app, questions) => {
     for (const [mode, [weight, normalisation]] of Object.entries(modes)) {
       const hits = await rag.search(question, 10, 'weighted', weight, normalisation);
       const r = hits.findIndex((h) => answers.some((a) => h.text.includes(a)));
-      ranks[mode]!.push(r < 0 ? Infinity : r + 1);
+      const rank = r < 0 ? Infinity : r + 1;
+      ranks[mode]!.push(rank);
       // The normalisation was chosen on the even-numbered articles; the odd-numbered half is reported apart.
-      (halves[`${mode}, ${article % 2 === 0 ? 'development' : 'held-out'} half`] ??= []).push(r < 0 ? Infinity : r + 1);
+      (halves[`${mode}, ${article % 2 === 0 ? 'development' : 'held-out'} half`] ??= []).push(rank);
     }
     bar.update(i + 1);
   }

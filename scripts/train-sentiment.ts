@@ -19,15 +19,14 @@ const data = fromRoot(values.data!);
 const sources = new Set(values.sources!.split(',').map((s) => s.trim()));
 const seed = Number(values.seed);
 
-const train: Example[] = [];
+// Training examples per source (weighed against each other below).
+const bySource: Example[][] = [];
 const dev: Example[] = [];
 const tests: Record<string, Example[]> = {};
 const devSlices: Record<string, Example[]> = {};
-const bySource: Example[][] = [];
 
 if (sources.has('twitter')) {
   const tweets = split(readTweets(join(data, 'twitter_financial_news/sent_train.csv')), 0.1, seed);
-  train.push(...tweets.train);
   bySource.push(tweets.train);
   dev.push(...tweets.test);
   devSlices.twitter = tweets.test;
@@ -45,13 +44,13 @@ if (sources.has('phrasebank')) {
   const { train: pbTrain, test: pbTest } = split(unique, 0.2, seed);
   const { train: pbFit, test: pbDev } = split(pbTrain, 0.1, seed + 1);
   const atLeast = (l: string) => levels.slice(0, levels.indexOf(l as (typeof levels)[number]) + 1);
-  train.push(...pbFit);
   bySource.push(pbFit);
   dev.push(...pbDev);
   devSlices.phrasebank_AllAgree = pbDev.filter((e) => level.get(e.text) === 'AllAgree');
   devSlices.phrasebank_all = pbDev;
   for (const l of levels) tests[`phrasebank_${l}`] = pbTest.filter((e) => atLeast(l).includes(level.get(e.text) as (typeof levels)[number]));
 }
+const train = bySource.flat();
 if (train.length === 0) throw new Error('--sources must name twitter and/or phrasebank');
 // Each source counts as much as the other in training, whatever their sizes (tweets outnumber the phrasebank 3:1).
 const mass = (examples: Example[]) => examples.reduce((s, e) => s + (e.weight ?? 1), 0);

@@ -113,8 +113,8 @@ function headNoun(question: string): string | null {
   return null;
 }
 
-/** The best span of one sentence for the question, with its score. */
-function bestSpan(sentence: string, question: string, q: Set<string>, rarity: (stem: string) => number): { text: string; score: number } | null {
+/** The best span of one sentence for the question. */
+function bestSpan(sentence: string, question: string, q: Set<string>, rarity: (stem: string) => number): string | null {
   const terms = termsOf(sentence);
   const type = questionType(question);
   // Where the question's words occur in the sentence, weighted by how rare they are.
@@ -136,7 +136,6 @@ function bestSpan(sentence: string, question: string, q: Set<string>, rarity: (s
     }
     return false;
   };
-  let best: { text: string; score: number } | null = null;
   // Each span, and within it each run of words of the expected type (the number of "five solo tackles").
   const options: { inner: Span; typed: number }[] = [];
   for (const span of spansOf(terms, q)) {
@@ -155,6 +154,7 @@ function bestSpan(sentence: string, question: string, q: Set<string>, rarity: (s
       i = to;
     }
   }
+  let best: { inner: Span; score: number } | null = null;
   for (const { inner, typed } of options) {
     let near = 0;
     for (const a of anchors) {
@@ -166,9 +166,9 @@ function bestSpan(sentence: string, question: string, q: Set<string>, rarity: (s
     let nounish = false;
     for (let i = inner.from; i < inner.to; i++) if (!terms[i]!.tags.has('Adjective') || terms[i]!.tags.has('Noun')) nounish = true;
     const score = typed + near / total + (afterVerb(inner.from) ? 0.2 : 0) - 0.03 * Math.max(0, length - 4) - (nounish ? 0 : 0.3);
-    if (!best || score > best.score) best = { text: render(terms, inner), score };
+    if (!best || score > best.score) best = { inner, score };
   }
-  return best;
+  return best && render(terms, best.inner);
 }
 
 /** Picks the sentence sharing most (rare) question words, then the span in it. */
@@ -187,5 +187,5 @@ export function extractAnswer(question: string, hits: SearchHit[], rarity: (stem
   if (!best) return null;
   const { sentence, hit } = best as { sentence: string; hit: SearchHit };
   const span = bestSpan(sentence, question, q, rarity);
-  return { answer: span?.text || sentence, passage: sentence, source: hit.source, chunk_index: hit.chunk_index };
+  return { answer: span || sentence, passage: sentence, source: hit.source, chunk_index: hit.chunk_index };
 }
