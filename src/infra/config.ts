@@ -79,6 +79,10 @@ export const ConfigSchema = z
       .enum(['theoretical', 'minmax'])
       .default('theoretical')
       .describe('How hybrid search scales scores to [0, 1]: from the theoretical minimum (cosine -1, BM25 0) or from the worst candidate'),
+    RERANK_MODEL: z
+      .string()
+      .default('Xenova/ms-marco-MiniLM-L-6-v2')
+      .describe('Cross-encoder for /rag/search {"rerank": true}: Hub id or local directory; loaded on first use'),
     RAG_INDEX_ON_START: BoolSchema.default(true).describe('Index DOCS_DIR at start-up when the collection is empty'),
     RAG_MIN_SEMANTIC: z.coerce.number().min(-1).max(1).default(0.35).describe('Guardrail 2: a chunk is relevant from this cosine similarity'),
     RAG_MIN_BM25: z.coerce.number().min(0).default(3).describe('Guardrail 2: ... or from this BM25 score'),

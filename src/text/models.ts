@@ -1,7 +1,7 @@
 // Loads text models through transformers.js: a local model directory (the shipped compact models) or a Hub id.
 import { existsSync } from 'node:fs';
 import { dirname, basename } from 'node:path';
-import { env, pipeline } from '@huggingface/transformers';
+import { AutoModelForSequenceClassification, AutoTokenizer, env, pipeline } from '@huggingface/transformers';
 import { fromRoot } from '../infra/paths.js';
 
 export type TextClassifier = Awaited<ReturnType<typeof loadClassifier>>;
@@ -42,6 +42,29 @@ export async function loadEmbedder(idOrPath: string) {
   const { id, local } = locate(idOrPath);
   configure(local);
   return pipeline('feature-extraction', id, { dtype: 'fp32', session_options: ONE_THREAD });
+}
+
+export type CrossEncoder = Awaited<ReturnType<typeof loadCrossEncoder>>;
+
+/**
+ * A cross-encoder (a sequence classifier over "[CLS] query [SEP] passage [SEP]" with one relevance logit, like
+ * `Xenova/ms-marco-MiniLM-L-6-v2`): `score(query, passages)` gives one logit per passage, higher is more relevant.
+ */
+export async function loadCrossEncoder(idOrPath: string) {
+  const { id, local } = locate(idOrPath);
+  configure(local);
+  const tokenizer = await AutoTokenizer.from_pretrained(id);
+  const model = await AutoModelForSequenceClassification.from_pretrained(id, { dtype: 'fp32', session_options: ONE_THREAD });
+  return {
+    async score(query: string, passages: string[]): Promise<number[]> {
+      if (!passages.length) return [];
+      const inputs = tokenizer(new Array<string>(passages.length).fill(query), { text_pair: passages, padding: true, truncation: true });
+      const { logits } = (await model(inputs)) as { logits: { data: Float32Array; dims: number[] } };
+      const labels = logits.dims[1] ?? 1;
+      // One logit per pair; a two-label model ranks by its "relevant" (last) label.
+      return passages.map((_, i) => Number(logits.data[i * labels + labels - 1]));
+    },
+  };
 }
 
 export const DEFAULT_TEXT_MODELS = {

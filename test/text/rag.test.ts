@@ -2,10 +2,12 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ChromaClient } from 'chromadb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunkDocument } from '../../src/text/rag/chunker.js';
 import { fromRoot } from '../../src/infra/paths.js';
 import { makeApp, tempDir } from '../helpers/app.js';
+import { exactMatchCrossEncoder } from '../helpers/cross-encoder.js';
 
 const para = (topic: string, n: number) =>
   Array.from({ length: n }, (_, i) => `The ${topic} report number ${i} discusses ${topic} policy, budgets and people in detail.`).join(' ');
@@ -41,7 +43,8 @@ describe('document search against a real Chroma server', () => {
   const dataDir = tempDir('rag-data-');
   let app: Awaited<ReturnType<typeof makeApp>>;
 
-  const build = () => makeApp({ DOCS_DIR: docs, DATA_DIR: dataDir, RAG_INDEX_ON_START: false });
+  const crossEncoder = exactMatchCrossEncoder(['the', 'report', 'number', 'discusses', 'policy', 'budgets', 'and', 'people', 'in', 'detail', 'harbor', 'railway', 'schools']);
+  const build = () => makeApp({ DOCS_DIR: docs, DATA_DIR: dataDir, RAG_INDEX_ON_START: false, RERANK_MODEL: crossEncoder });
   const index = (payload: unknown = {}) => app.inject({ method: 'POST', url: '/rag/index', payload: payload as object });
   const search = (payload: unknown) => app.inject({ method: 'POST', url: '/rag/search', payload: payload as object });
 
@@ -109,15 +112,41 @@ describe('document search against a real Chroma server', () => {
     unlinkSync(join(docs, 'link.txt'));
   });
 
+  it('reranks with a cross-encoder: the hybrid top 20 reordered by its logits', async () => {
+    const query = 'railway budgets people detail';
+    const res = await search({ query, top_k: 5, rerank: true });
+    expect(res.statusCode).toBe(200);
+    const hits = res.json().results as { text: string; source: string; rerank_score: number }[];
+    expect(hits).toHaveLength(5); // every chunk of canal.txt, harbor.txt and railway.txt
+    // The fixture's logit is the share of the query's words found in the passage.
+    for (const h of hits) {
+      const words = new Set(h.text.toLowerCase().match(/[a-z]+/g));
+      expect(h.rerank_score).toBeCloseTo(query.split(' ').filter((w) => words.has(w)).length / 4, 3);
+    }
+    expect(hits.map((h) => h.rerank_score)).toEqual([...hits.map((h) => h.rerank_score)].sort((a, b) => b - a));
+    expect(hits[0]).toMatchObject({ source: 'railway.txt', rerank_score: 1 });
+    expect(hits.some((h) => h.source === 'harbor.txt' && Math.abs(h.rerank_score - 0.75) < 1e-3)).toBe(true);
+    expect((await search({ query, top_k: 3 })).json().results[0].rerank_score).toBeUndefined();
+  });
+
+  it('answers 503 with the reason when the cross-encoder cannot be loaded, and searches without it', async () => {
+    const other = await makeApp({ DOCS_DIR: docs, CHROMA_URL: app.rag.chroma!.url, RAG_INDEX_ON_START: false, RERANK_MODEL: tempDir('no-model-') });
+    try {
+      const res = await other.inject({ method: 'POST', url: '/rag/search', payload: { query: 'harbor', rerank: true } });
+      expect(res.statusCode).toBe(503);
+      expect(res.json().detail).toMatch(/^Reranking is not available: the cross-encoder ".*no-model-.*" could not be loaded \(.+\)\. Set RERANK_MODEL/);
+      expect((await other.inject({ method: 'POST', url: '/rag/search', payload: { query: 'harbor' } })).statusCode).toBe(200);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('validates search input', async () => {
     for (const body of [{ query: '' }, { query: 'x', top_k: 0 }, { query: 'x', top_k: 51 }, { top_k: 3 }, { query: 'x', fusion: 'max' }]) {
       const r = await search(body);
       expect(r.statusCode).toBe(400);
       expect(r.json().detail).toBe('Invalid input format');
     }
-    const rerank = await search({ query: 'harbor', rerank: true });
-    expect(rerank.statusCode).toBe(400);
-    expect(rerank.json().detail).toMatch(/Reranking is not available/);
   });
 
   it('lets one of two concurrent index runs proceed and answers the other 409', async () => {
@@ -139,6 +168,39 @@ describe('document search against a real Chroma server', () => {
     }
     expect(status).toBe(200);
     expect(app.rag.chroma!.restartCount).toBeGreaterThanOrEqual(1);
+  });
+
+  it("scores a chunk's semantic similarity by its best-matching sentence, as Chroma measures it", async () => {
+    const rag = await app.rag.service();
+    const query = 'lighthouse keepers polishing the brass lamp at night';
+    const buried = 'Lighthouse keepers polished the brass lamp every night.';
+    writeFileSync(join(docs, 'coast.txt'), `${para('fishing', 8)} ${buried} ${para('fishing', 8)}`);
+    await index();
+    const [best] = await rag.search(query, 1, 'weighted', 1); // semantic only
+    expect(best!.source).toBe('coast.txt');
+    const [q, sentence] = await rag.opts.embed([query, buried]);
+    const cosine = q!.reduce((sum, x, i) => sum + x * sentence![i]!, 0);
+    expect(best!.semantic_score).toBeCloseTo(cosine, 3);
+    const stats = (await app.inject({ url: '/rag/stats' })).json();
+    expect(stats.sentence_vectors).toBeGreaterThan(stats.chunks);
+    unlinkSync(join(docs, 'coast.txt'));
+    expect((await index()).json()).toMatchObject({ files_removed: 1 });
+    expect((await app.inject({ url: '/rag/stats' })).json().sentence_vectors).toBeLessThan(stats.sentence_vectors);
+  });
+
+  it('answers 409 for a collection written in an older layout, and rebuilds it at start-up', async () => {
+    const client = new ChromaClient({ host: '127.0.0.1', port: Number(new URL(app.rag.chroma!.url).port) });
+    const collection = await client.getCollection({ name: 'documents' });
+    await collection.modify({ metadata: { ...collection.metadata, layout: 'chunks/0' } });
+    (await app.rag.service()).opts.store.forget();
+    const res = await search({ query: 'harbor' });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().detail).toMatch(/older index layout.*re-index/);
+    await app.close();
+    app = await makeApp({ DOCS_DIR: docs, DATA_DIR: dataDir, RAG_INDEX_ON_START: true });
+    await app.rag.start();
+    expect((await search({ query: 'harbor' })).statusCode).toBe(200);
+    expect((await app.inject({ url: '/rag/stats' })).json().documents).toBe(3);
   });
 
   it('keeps the index across a service restart, and refuses a different embedder with 409', async () => {

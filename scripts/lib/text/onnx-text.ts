@@ -158,11 +158,8 @@ export function classifierOnnx(w: ClassifierWeights, doc: string, bigramPrime: n
   });
 }
 
-/**
- * Token vectors with SIF weights and the common component already baked in; the pipeline pools and normalises.
- * The table is stored as int8 with one scale per row (symmetric), a quarter of float32.
- */
-export function embedderOnnx(vocabSize: number, dim: number, table: Float32Array, doc: string): Uint8Array {
+/** A [V, D] table as int8 with one scale per row (symmetric): a quarter of float32. */
+function int8Rows(vocabSize: number, dim: number, table: Float32Array) {
   const q = new Int8Array(table.length);
   const scales = new Float32Array(vocabSize);
   for (let i = 0; i < vocabSize; i++) {
@@ -171,6 +168,24 @@ export function embedderOnnx(vocabSize: number, dim: number, table: Float32Array
     scales[i] = max / 127;
     for (let d = 0; d < dim; d++) q[i * dim + d] = max ? Math.round(table[i * dim + d]! / scales[i]!) : 0;
   }
+  return [tensor('embeddings_q', [vocabSize, dim], q, 'int8'), tensor('row_scales', [vocabSize], scales)];
+}
+
+/** Token vectors from the int8 table, times their row scale and the attention mask: [batch, seq, dim]. */
+function int8Tokens(prefix: string, out = `${prefix}_vec`) {
+  return [
+    node('Gather', ['embeddings_q', 'input_ids'], [`${prefix}_q`], [attr.int('axis', 0)]),
+    node('Cast', [`${prefix}_q`], [`${prefix}_qf`], [attr.int('to', ElemType.FLOAT)]),
+    node('Gather', ['row_scales', 'input_ids'], [`${prefix}_scale`], [attr.int('axis', 0)]),
+    node('Cast', ['attention_mask'], [`${prefix}_maskf`], [attr.int('to', ElemType.FLOAT)]),
+    node('Mul', [`${prefix}_scale`, `${prefix}_maskf`], [`${prefix}_w`]),
+    node('Unsqueeze', [`${prefix}_w`, 'axis2'], [`${prefix}_w3`]),
+    node('Mul', [`${prefix}_qf`, `${prefix}_w3`], [out]),
+  ];
+}
+
+/** Token vectors with SIF weights and the common component already baked in; the pipeline pools and normalises. */
+export function embedderOnnx(vocabSize: number, dim: number, table: Float32Array, doc: string): Uint8Array {
   return encodeModel({
     producer: 'service-text-models',
     docString: doc,
@@ -179,19 +194,57 @@ export function embedderOnnx(vocabSize: number, dim: number, table: Float32Array
       name: 'sif_embedder',
       input: INPUTS,
       output: [io('last_hidden_state', ElemType.FLOAT, ['batch', 'sequence', dim])],
+      initializer: [...int8Rows(vocabSize, dim, table), tensor('axis2', [1], [2], 'int64')],
+      node: int8Tokens('e', 'last_hidden_state'),
+    },
+  });
+}
+
+/**
+ * A soft term-matching cross-encoder over the pair "[CLS] query [SEP] passage [SEP]" (token_type_ids 0, then 1):
+ * each query word is matched with its most similar passage word (cosine of unit word vectors, so an exact match
+ * scores 1), and the matches are averaged with the query words' weights. Output: one relevance logit per pair.
+ */
+export function crossEncoderOnnx(vocabSize: number, dim: number, unitVectors: Float32Array, queryWeights: Float32Array, doc: string): Uint8Array {
+  return encodeModel({
+    producer: 'service-text-models',
+    docString: doc,
+    opsets: { '': 17 },
+    graph: {
+      name: 'soft_match_cross_encoder',
+      input: [...INPUTS, io('token_type_ids', ElemType.INT64, ['batch', 'sequence'])],
+      output: [io('logits', ElemType.FLOAT, ['batch', 1])],
       initializer: [
-        tensor('embeddings_q', [vocabSize, dim], q, 'int8'),
-        tensor('row_scales', [vocabSize], scales),
+        ...int8Rows(vocabSize, dim, unitVectors),
+        tensor('query_weights', [vocabSize], queryWeights),
+        tensor('axis1', [1], [1], 'int64'),
         tensor('axis2', [1], [2], 'int64'),
+        tensor('eps', [], [1e-6]),
+        tensor('one', [], [1]),
+        tensor('big', [], [1e4]),
       ],
       node: [
-        node('Gather', ['embeddings_q', 'input_ids'], ['e_q'], [attr.int('axis', 0)]),
-        node('Cast', ['e_q'], ['e_qf'], [attr.int('to', ElemType.FLOAT)]),
-        node('Gather', ['row_scales', 'input_ids'], ['e_scale'], [attr.int('axis', 0)]),
-        node('Cast', ['attention_mask'], ['e_maskf'], [attr.int('to', ElemType.FLOAT)]),
-        node('Mul', ['e_scale', 'e_maskf'], ['e_w']),
-        node('Unsqueeze', ['e_w', 'axis2'], ['e_w3']),
-        node('Mul', ['e_qf', 'e_w3'], ['last_hidden_state']),
+        ...int8Tokens('x'),
+        node('Cast', ['token_type_ids'], ['x_typef'], [attr.int('to', ElemType.FLOAT)]),
+        // Passage positions: second segment and not padding; query positions: first segment, weighted per word.
+        node('Mul', ['x_typef', 'x_maskf'], ['p_mask']),
+        node('Sub', ['one', 'x_typef'], ['q_seg']),
+        node('Mul', ['q_seg', 'x_maskf'], ['q_mask']),
+        node('Gather', ['query_weights', 'input_ids'], ['q_tw'], [attr.int('axis', 0)]),
+        node('Mul', ['q_tw', 'q_mask'], ['q_w']),
+        // Cosine of every pair of positions, non-passage columns pushed down by 1e4, best passage match per row.
+        node('Transpose', ['x_vec'], ['x_tokT'], [attr.ints('perm', [0, 2, 1])]),
+        node('MatMul', ['x_vec', 'x_tokT'], ['sim']),
+        node('Unsqueeze', ['p_mask', 'axis1'], ['p_mask3']),
+        node('Sub', ['p_mask3', 'one'], ['p_off']),
+        node('Mul', ['p_off', 'big'], ['p_penalty']),
+        node('Add', ['sim', 'p_penalty'], ['sim_p']),
+        node('ReduceMax', ['sim_p'], ['best'], [attr.ints('axes', [2]), attr.int('keepdims', 0)]),
+        node('Mul', ['best', 'q_w'], ['best_w']),
+        node('ReduceSum', ['best_w', 'axis1'], ['score_sum'], [attr.int('keepdims', 1)]),
+        node('ReduceSum', ['q_w', 'axis1'], ['weight_sum'], [attr.int('keepdims', 1)]),
+        node('Max', ['weight_sum', 'eps'], ['weight_denom']),
+        node('Div', ['score_sum', 'weight_denom'], ['logits']),
       ],
     },
   });

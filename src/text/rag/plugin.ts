@@ -6,7 +6,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { lazy } from '../../infra/lazy.js';
 import { fromRoot } from '../../infra/paths.js';
-import { loadEmbedder } from '../models.js';
+import { loadCrossEncoder, loadEmbedder } from '../models.js';
 import { TextHttpError } from '../sentiment/service.js';
 import { ChromaServer } from './chroma-server.js';
 import { AskPipeline } from './ask/pipeline.js';
@@ -14,7 +14,7 @@ import { checkQuestion } from './ask/guardrails.js';
 import { DEFAULT_ABBREVIATIONS } from './ask/rewrite.js';
 import { RagBusyError, RagService } from './service.js';
 import { topics } from './topics.js';
-import { EmbedderMismatchError, VectorStore } from './store.js';
+import { EmbedderMismatchError, IndexLayoutError, VectorStore } from './store.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -48,15 +48,29 @@ const SearchHitSchema = z
     chunk_index: z.int(),
     start: z.int().describe('character offset of the chunk in its file'),
     end: z.int(),
-    semantic_score: z.number().describe('cosine similarity of query and chunk'),
+    semantic_score: z.number().describe("cosine similarity of the query and the chunk's best-matching sentence"),
     bm25_score: z.number().describe('BM25 score (0 when BM25 did not return the chunk)'),
-    combined_score: z.number().describe('fused score used for the ranking'),
+    combined_score: z.number().describe('fused score of the hybrid ranking'),
+    rerank_score: z.number().optional().describe("the cross-encoder's relevance logit (only with rerank: true; then the ranking)"),
   })
   .meta({ id: 'SearchHit' });
 
 async function ragPlugin(app: FastifyInstance) {
   const c = app.config;
   const chroma = c.CHROMA_URL ? null : new ChromaServer(join(fromRoot(c.DATA_DIR), 'chroma'), app.log);
+  // The cross-encoder loads on the first reranked search; a failure is reported (503) and tried again next time.
+  const loadedCrossEncoder = lazy(() => loadCrossEncoder(c.RERANK_MODEL));
+  const crossEncoder = () =>
+    loadedCrossEncoder().catch((err: Error) => {
+      const cause = (err.cause as { message?: string } | undefined)?.message;
+      const reason = cause ? `${err.message}: ${cause}` : err.message;
+      app.log.warn({ model: c.RERANK_MODEL, reason }, 'cross-encoder not loadable');
+      throw new TextHttpError(
+        503,
+        `Reranking is not available: the cross-encoder "${c.RERANK_MODEL}" could not be loaded (${reason}). ` +
+          'Set RERANK_MODEL to a local model directory or a Hub id this server can reach, or search without "rerank".',
+      );
+    });
   const service = lazy(async () => {
     if (chroma) await chroma.start();
     const extractor = await loadEmbedder(c.EMBEDDING_MODEL);
@@ -69,7 +83,16 @@ async function ragPlugin(app: FastifyInstance) {
     const dim = (await embed(['dimension probe']))[0]!.length;
     const embedder = { id: c.EMBEDDING_MODEL, dim };
     const store = new VectorStore(chroma ? chroma.url : c.CHROMA_URL!, c.RAG_COLLECTION, embedder, embed);
-    return new RagService({ docsDir: fromRoot(c.DOCS_DIR), store, embed, embedder, semanticWeight: c.RAG_SEMANTIC_WEIGHT, normalisation: c.RAG_SCORE_NORMALISATION, log: app.log });
+    return new RagService({
+      docsDir: fromRoot(c.DOCS_DIR),
+      store,
+      embed,
+      embedder,
+      semanticWeight: c.RAG_SEMANTIC_WEIGHT,
+      normalisation: c.RAG_SCORE_NORMALISATION,
+      crossEncoder,
+      log: app.log,
+    });
   });
 
   const pipeline = lazy(async () =>
@@ -88,7 +111,18 @@ async function ragPlugin(app: FastifyInstance) {
     chroma,
     async start() {
       const rag = await service();
-      if (c.RAG_INDEX_ON_START && (await rag.opts.store.count()) === 0) await rag.index();
+      if (!c.RAG_INDEX_ON_START) return rag.sync();
+      let empty: boolean;
+      try {
+        empty = (await rag.opts.store.count()) === 0;
+      } catch (err) {
+        // A collection written by an earlier version is rebuilt from the documents, which are all on disk.
+        if (!(err instanceof IndexLayoutError)) throw err;
+        app.log.warn(err.message);
+        await rag.index({ full: true });
+        return;
+      }
+      if (empty) await rag.index();
       else await rag.sync();
     },
   });
@@ -101,7 +135,7 @@ async function ragPlugin(app: FastifyInstance) {
     scope.setErrorHandler((err: FastifyError, request, reply) => {
       if (err instanceof TextHttpError) return reply.code(err.statusCode).send({ detail: err.detail, ...err.extra });
       if (err instanceof RagBusyError) return reply.code(409).send({ detail: 'An index run is already in progress; try again when it ends' });
-      if (err instanceof EmbedderMismatchError) return reply.code(409).send({ detail: err.message });
+      if (err instanceof EmbedderMismatchError || err instanceof IndexLayoutError) return reply.code(409).send({ detail: err.message });
       if (err.validation) return reply.code(400).send({ detail: 'Invalid input format', errors: err.validation.map((v) => ({ loc: v.instancePath, msg: v.message })) });
       if (err.code?.startsWith('FST_ERR_CTP_') || err.statusCode === 400) return reply.code(400).send({ detail: 'Invalid input format' });
       const chromaDown = /fetch failed|ECONNREFUSED|Failed to connect|connect/i.test(`${err.message} ${String((err as { cause?: unknown }).cause ?? '')}`);
@@ -147,8 +181,9 @@ async function ragPlugin(app: FastifyInstance) {
       },
       async (request) => {
         const { query, top_k, fusion, rerank } = request.body;
-        if (rerank) throw new TextHttpError(400, 'Reranking is not available: no cross-encoder model is configured in this deployment');
-        return { query, fusion, results: await (await service()).search(query, top_k, fusion) };
+
+        const rag = await service();
+        return { query, fusion, results: rerank ? await rag.searchReranked(query, top_k, fusion) : await rag.search(query, top_k, fusion) };
       },
     );
 

@@ -3,15 +3,19 @@ import { createHash } from 'node:crypto';
 import { readFile, readdir, realpath } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
+import type { CrossEncoder } from '../models.js';
 import { Bm25Index } from '../search/bm25.js';
 import { type Normalisation, type Scored, rrfFusion, weightedFusion } from '../search/hybrid.js';
+import { sentences } from '../sentiment/chunking.js';
 import { CHUNK_OVERLAP, CHUNK_SIZE, chunkDocument } from './chunker.js';
-import type { VectorStore } from './store.js';
-import { type ChunkRecord } from './store.js';
+import type { ChunkRecord, SentenceRecord, VectorStore } from './store.js';
 
 export type Embed = (texts: string[]) => Promise<number[][]>;
 
 export class RagBusyError extends Error {}
+
+/** Sentences asked of Chroma for each chunk wanted: chunks hold ~10-20 sentences, and several of a chunk match. */
+const SENTENCES_PER_CANDIDATE = 4;
 
 export interface IndexResult {
   full: boolean;
@@ -31,10 +35,17 @@ export interface SearchHit extends Omit<ChunkRecord, 'file_hash' | 'embedding'> 
   semantic_score: number;
   bm25_score: number;
   combined_score: number;
+  /** The cross-encoder's relevance logit, when the results were reranked. */
+  rerank_score?: number;
 }
+
+/** Hybrid results a cross-encoder reorders: the best `max(top_k, RERANK_DEPTH)`. */
+export const RERANK_DEPTH = 20;
 
 export interface RagOptions {
   docsDir: string;
+  /** The cross-encoder for reranking, loaded on first use (rejects when it cannot be loaded). */
+  crossEncoder?: () => Promise<CrossEncoder>;
   store: VectorStore;
   embed: Embed;
   embedder: { id: string; dim: number };
@@ -45,6 +56,11 @@ export interface RagOptions {
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const dot = (a: number[], b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
+/** Semantic search units: the sentences of a chunk (a chunk without sentence breaks is one unit). */
+const sentencesOfChunk = (text: string) => {
+  const found = sentences(text);
+  return found.length ? found : [text];
+};
 
 /** Every .txt file under the root, as paths relative to it; symbolic links are not followed. */
 async function listTextFiles(root: string): Promise<string[]> {
@@ -63,6 +79,8 @@ async function listTextFiles(root: string): Promise<string[]> {
 export class RagService {
   private bm25: Bm25Index | null = null;
   private records = new Map<string, ChunkRecord>();
+  /** Each chunk's sentence vectors, for the similarity of chunks that only BM25 found. */
+  private sentenceVectors = new Map<string, Float32Array[]>();
   private busy = false;
   lastIndexed: string | null = null;
   /** Goes up whenever the chunks in memory are reloaded, so derived data (vocabularies) knows to rebuild. */
@@ -74,6 +92,7 @@ export class RagService {
   async sync(): Promise<void> {
     const all = await this.opts.store.all(true);
     this.records = new Map(all.map((r) => [r.id, r]));
+    this.sentenceVectors = await this.opts.store.sentenceVectors();
     const bm25 = new Bm25Index();
     for (const r of all) bm25.add(r.id, r.text);
     bm25.build();
@@ -140,12 +159,15 @@ export class RagService {
         }
         const chunks = chunkDocument(text);
         for (let k = 0; k < chunks.length; k += 32) {
-          const batch = chunks.slice(k, k + 32);
+          const batch = chunks.slice(k, k + 32).map((c, j) => ({ id: `${source}#${k + j}`, text: c.text, source, chunk_index: k + j, start: c.start, end: c.end, file_hash: hash }));
           const vectors = await embed(batch.map((c) => c.text));
-          await store.add(
-            batch.map((c, j) => ({ id: `${source}#${k + j}`, text: c.text, source, chunk_index: k + j, start: c.start, end: c.end, file_hash: hash })),
-            vectors,
-          );
+          const units = batch.flatMap((c) => sentencesOfChunk(c.text).map((text) => ({ chunk_id: c.id, text })));
+          const sentenceRecords: SentenceRecord[] = [];
+          for (let u = 0; u < units.length; u += 64) {
+            const part = units.slice(u, u + 64);
+            (await embed(part.map((x) => x.text))).forEach((embedding, i) => sentenceRecords.push({ ...part[i]!, embedding }));
+          }
+          await store.add(batch, vectors, sentenceRecords);
         }
         result.chunks_added += chunks.length;
         result.documents++;
@@ -198,12 +220,18 @@ export class RagService {
     if (!this.bm25) await this.sync();
     const candidates = Math.max(50, topK * 5);
     const [qv] = await this.opts.embed([query]);
-    const semantic = new Map((await this.opts.store.query(qv!, candidates)).map((n) => [n.record.id, n.similarity]));
+    // A chunk's semantic similarity is that of its best-matching sentence. Nearest sentences come from Chroma (several
+    // per chunk, so ask for more), and the best `candidates` chunks among them are kept.
+    const semantic = new Map<string, number>();
+    for (const n of await this.opts.store.querySentences(qv!, candidates * SENTENCES_PER_CANDIDATE)) {
+      if (semantic.size >= candidates && !semantic.has(n.chunk_id)) break;
+      semantic.set(n.chunk_id, Math.max(n.similarity, semantic.get(n.chunk_id) ?? -1));
+    }
     const keyword = new Map(this.bm25!.search(query, candidates));
-    // Candidates only BM25 found still get their true semantic similarity, from the embeddings kept in memory.
+    // Candidates only BM25 found still get their true semantic similarity, from the sentence vectors kept in memory.
     for (const id of keyword.keys()) {
-      const e = this.records.get(id)?.embedding;
-      if (!semantic.has(id) && e) semantic.set(id, dot(qv!, e));
+      const vectors = this.sentenceVectors.get(id);
+      if (!semantic.has(id) && vectors?.length) semantic.set(id, Math.max(...vectors.map((v) => dot(qv!, v))));
     }
     const fused: Scored[] = fusion === 'rrf' ? rrfFusion(semantic, keyword) : weightedFusion(semantic, keyword, semanticWeight, normalisation);
     return fused
@@ -225,6 +253,18 @@ export class RagService {
       });
   }
 
+  /** Hybrid search, then the best `max(topK, RERANK_DEPTH)` reordered by the cross-encoder's relevance logit. */
+  async searchReranked(query: string, topK: number, fusion: 'weighted' | 'rrf' = 'weighted'): Promise<SearchHit[]> {
+    if (!this.opts.crossEncoder) throw new Error('no cross-encoder configured');
+    const crossEncoder = await this.opts.crossEncoder();
+    const hits = await this.search(query, Math.max(topK, RERANK_DEPTH), fusion);
+    const logits = await crossEncoder.score(query, hits.map((h) => h.text));
+    return hits
+      .map((h, i) => ({ ...h, rerank_score: Math.round(logits[i]! * 1e4) / 1e4 }))
+      .sort((a, b) => b.rerank_score - a.rerank_score)
+      .slice(0, topK);
+  }
+
   async stats() {
     if (!this.bm25) await this.sync();
     const sources = new Map<string, number>();
@@ -233,6 +273,7 @@ export class RagService {
       collection: this.opts.store.name,
       documents: sources.size,
       chunks: this.records.size,
+      sentence_vectors: [...this.sentenceVectors.values()].reduce((n, v) => n + v.length, 0),
       sources: [...sources].sort((a, b) => a[0].localeCompare(b[0])).map(([source, chunks]) => ({ source, chunks })),
       embedder: this.opts.embedder,
       chunk_size: CHUNK_SIZE,

@@ -1,11 +1,27 @@
-// The vector store: one Chroma collection (cosine space) that records the embedder id and dimension it was built with.
+// The vector store: two Chroma collections (cosine space) that record the embedder id and dimension they were built
+// with: the chunks (text, offsets, file hash and the chunk's embedding) and, beside them, the sentences of each chunk
+// (their embeddings, with ids "<chunk id>/s<n>"). Semantic search ranks chunks by their best-matching sentence: a short
+// question is compared with the passage that answers it, not with the average of 2,048 characters about many things.
 import { ChromaClient, type Collection } from 'chromadb';
+
+/** The record layout this version writes; a collection written in another layout must be rebuilt. */
+export const INDEX_LAYOUT = 'chunks+sentences/1';
 
 export class EmbedderMismatchError extends Error {
   constructor(readonly stored: { id: string; dim: number }, readonly current: { id: string; dim: number }) {
     super(
       `the collection was indexed with ${stored.id} (${stored.dim} dimensions) but the service now uses ${current.id} ` +
         `(${current.dim}): re-index with POST /rag/index {"full": true} or npm run index -- --full`,
+    );
+  }
+}
+
+/** A collection written by an earlier version of the service, in a layout this one does not read. */
+export class IndexLayoutError extends Error {
+  constructor(readonly stored: string) {
+    super(
+      `the collection was written in an older index layout (${stored}) without sentence vectors: ` +
+        're-index with POST /rag/index {"full": true} or npm run index -- --full',
     );
   }
 }
@@ -22,15 +38,26 @@ export interface ChunkRecord {
   embedding?: Float32Array;
 }
 
-export interface Neighbour {
-  record: ChunkRecord;
+/** A sentence of a chunk, as stored for semantic search. */
+export interface SentenceRecord {
+  chunk_id: string;
+  text: string;
+  embedding: number[];
+}
+
+export interface SentenceNeighbour {
+  chunk_id: string;
   /** Cosine similarity, 1 - cosine distance. */
   similarity: number;
 }
 
+/** The chunk a sentence id belongs to. */
+export const chunkOfSentence = (id: string) => id.replace(/\/s\d+$/, '');
+
 export class VectorStore {
-  private collection: Collection | null = null;
+  private collections: { chunks: Collection; sentences: Collection } | null = null;
   private readonly client: ChromaClient;
+  private readonly sentencesName: string;
 
   constructor(
     url: string,
@@ -41,47 +68,69 @@ export class VectorStore {
   ) {
     const u = new URL(url);
     this.client = new ChromaClient({ host: u.hostname, port: Number(u.port || (u.protocol === 'https:' ? 443 : 80)), ssl: u.protocol === 'https:' });
+    this.sentencesName = `${name}-sentences`;
   }
 
-  private async open(): Promise<Collection> {
-    if (this.collection) return this.collection;
-    const c = await this.client.getOrCreateCollection({
-      name: this.name,
-      metadata: { 'hnsw:space': 'cosine', embedder: this.embedder.id, dimension: this.embedder.dim },
-      // Embeddings are computed by the service; Chroma must never embed with a model of its own.
-      embeddingFunction: { generate: this.embed, name: 'service-embedder' },
-    });
-    const meta = c.metadata ?? {};
+  private async open(): Promise<{ chunks: Collection; sentences: Collection }> {
+    if (this.collections) return this.collections;
+    const collection = (name: string) =>
+      this.client.getOrCreateCollection({
+        name,
+        metadata: { 'hnsw:space': 'cosine', embedder: this.embedder.id, dimension: this.embedder.dim, layout: INDEX_LAYOUT },
+        // Embeddings are computed by the service; Chroma must never embed with a model of its own.
+        embeddingFunction: { generate: this.embed, name: 'service-embedder' },
+      });
+    const chunks = await collection(this.name);
+    const meta = chunks.metadata ?? {};
     if (meta.embedder !== this.embedder.id || Number(meta.dimension) !== this.embedder.dim) {
       throw new EmbedderMismatchError({ id: String(meta.embedder), dim: Number(meta.dimension) }, this.embedder);
     }
-    this.collection = c;
-    return c;
+    if (meta.layout !== INDEX_LAYOUT) throw new IndexLayoutError(String(meta.layout ?? 'chunks only'));
+    this.collections = { chunks, sentences: await collection(this.sentencesName) };
+    return this.collections;
   }
 
-  /** Drops the collection (a full rebuild, or after an embedder change). */
+  /** Drops both collections (a full rebuild, or after an embedder change). */
   async reset(): Promise<void> {
-    this.collection = null;
-    try {
-      await this.client.deleteCollection({ name: this.name });
-    } catch {
-      // absent already
+    this.collections = null;
+    for (const name of [this.name, this.sentencesName]) {
+      try {
+        await this.client.deleteCollection({ name });
+      } catch {
+        // absent already
+      }
     }
   }
 
-  /** Forgets the open handle (after a Chroma restart the collection is opened again). */
+  /** Forgets the open handles (after a Chroma restart the collections are opened again). */
   forget(): void {
-    this.collection = null;
+    this.collections = null;
   }
 
   async count(): Promise<number> {
-    return (await this.open()).count();
+    return (await this.open()).chunks.count();
   }
 
-  async add(records: ChunkRecord[], embeddings: number[][]): Promise<void> {
+  /** Sentences first, then their chunks: a chunk is never visible without the vectors that find it. */
+  async add(records: ChunkRecord[], embeddings: number[][], sentences: SentenceRecord[]): Promise<void> {
     if (!records.length) return;
     const c = await this.open();
-    await c.add({
+    const source = new Map(records.map((r) => [r.id, r.source]));
+    const seen = new Map<string, number>();
+    const sentenceId = (s: SentenceRecord) => {
+      const k = seen.get(s.chunk_id) ?? 0;
+      seen.set(s.chunk_id, k + 1);
+      return `${s.chunk_id}/s${k}`;
+    };
+    if (sentences.length) {
+      await c.sentences.add({
+        ids: sentences.map(sentenceId),
+        embeddings: sentences.map((s) => s.embedding),
+        documents: sentences.map((s) => s.text),
+        metadatas: sentences.map((s) => ({ source: source.get(s.chunk_id)!, chunk_id: s.chunk_id })),
+      });
+    }
+    await c.chunks.add({
       ids: records.map((r) => r.id),
       embeddings,
       documents: records.map((r) => r.text),
@@ -89,36 +138,62 @@ export class VectorStore {
     });
   }
 
+  /** Removes a file's chunks, then their sentences. */
   async deleteSource(source: string): Promise<void> {
-    await (await this.open()).delete({ where: { source } });
+    const c = await this.open();
+    await c.chunks.delete({ where: { source } });
+    await c.sentences.delete({ where: { source } });
   }
 
-  /** Every stored chunk (for BM25 and statistics), read in pages, optionally with its embedding. */
-  async all(withEmbeddings = false): Promise<ChunkRecord[]> {
-    const c = await this.open();
-    const out: ChunkRecord[] = [];
+  /** Pages through a collection. */
+  private async *pages(collection: Collection, include: ('documents' | 'metadatas' | 'embeddings')[]) {
     for (let offset = 0; ; offset += 1000) {
-      const include = withEmbeddings ? (['documents', 'metadatas', 'embeddings'] as const) : (['documents', 'metadatas'] as const);
-      const page = await c.get({ limit: 1000, offset, include: [...include] });
+      const page = await collection.get({ limit: 1000, offset, include });
+      yield page;
+      if (page.ids.length < 1000) break;
+    }
+  }
+
+  /** Every stored chunk (for BM25 and statistics), optionally with its embedding. */
+  async all(withEmbeddings = false): Promise<ChunkRecord[]> {
+    const out: ChunkRecord[] = [];
+    const include = withEmbeddings ? (['documents', 'metadatas', 'embeddings'] as const) : (['documents', 'metadatas'] as const);
+    for await (const page of this.pages((await this.open()).chunks, [...include])) {
       page.ids.forEach((id, i) => {
         const r = toRecord(id, page.documents[i] ?? '', page.metadatas[i] ?? {});
         const e = page.embeddings?.[i];
         if (withEmbeddings && e) r.embedding = Float32Array.from(e);
         out.push(r);
       });
-      if (page.ids.length < 1000) break;
     }
     return out;
   }
 
-  async query(embedding: number[], n: number): Promise<Neighbour[]> {
-    const c = await this.open();
-    const total = await c.count();
+  /** The sentence vectors of every chunk, by chunk id. */
+  async sentenceVectors(): Promise<Map<string, Float32Array[]>> {
+    const out = new Map<string, Float32Array[]>();
+    for await (const page of this.pages((await this.open()).sentences, ['embeddings'])) {
+      page.ids.forEach((id, i) => {
+        const e = page.embeddings?.[i];
+        if (!e) return;
+        const chunk = chunkOfSentence(id);
+        const list = out.get(chunk) ?? [];
+        list.push(Float32Array.from(e));
+        out.set(chunk, list);
+      });
+    }
+    return out;
+  }
+
+  /** The n sentences nearest to the embedding, as (chunk, similarity) pairs, best first. */
+  async querySentences(embedding: number[], n: number): Promise<SentenceNeighbour[]> {
+    const { sentences } = await this.open();
+    const total = await sentences.count();
     if (total === 0) return [];
-    const res = await c.query({ queryEmbeddings: [embedding], nResults: Math.min(n, total), include: ['documents', 'metadatas', 'distances'] });
-    const ids = res.ids[0] ?? [];
-    return ids.map((id, i) => ({
-      record: toRecord(id, res.documents[0]?.[i] ?? '', res.metadatas[0]?.[i] ?? {}),
+    // Distances only: the chunk is in the id, and fetching metadata would triple the time of the query.
+    const res = await sentences.query({ queryEmbeddings: [embedding], nResults: Math.min(n, total), include: ['distances'] });
+    return (res.ids[0] ?? []).map((id, i) => ({
+      chunk_id: chunkOfSentence(id),
       // Chroma's cosine space stores 1 - cos(a, b) as the distance.
       similarity: 1 - Number(res.distances[0]?.[i] ?? 1),
     }));
