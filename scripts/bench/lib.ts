@@ -52,7 +52,8 @@ export async function settled(url: string, timeoutMs = 120_000): Promise<void> {
   while (Date.now() < end) {
     const health = (await (await fetch(`${url}/health`)).json()) as { components: Record<string, { ready: boolean }> };
     const stats = await fetch(`${url}/rag/stats`);
-    if (health.components.movies?.ready && stats.ok && ((await stats.json()) as { chunks: number }).chunks > 0) return;
+    const index = stats.ok ? ((await stats.json()) as { chunks: number; indexing: boolean }) : null;
+    if (health.components.movies?.ready && index && index.chunks > 0 && !index.indexing) return;
     await sleep(250);
   }
   throw new Error('the service did not settle');

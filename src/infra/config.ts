@@ -84,7 +84,7 @@ export const ConfigSchema = z
       .default('Xenova/ms-marco-MiniLM-L-6-v2')
       .describe('Cross-encoder for /rag/search {"rerank": true}: Hub id or local directory; loaded on first use'),
     RAG_INDEX_ON_START: BoolSchema.default(true).describe('Index DOCS_DIR at start-up when the collection is empty'),
-    RAG_MIN_SEMANTIC: z.coerce.number().min(-1).max(1).default(0.35).describe('Guardrail 2: a chunk is relevant from this cosine similarity'),
+    RAG_MIN_SEMANTIC: z.coerce.number().min(-1).max(1).default(0.5).describe('Guardrail 2: a chunk is relevant from this cosine similarity (of its best-matching sentence)'),
     RAG_MIN_BM25: z.coerce.number().min(0).default(3).describe('Guardrail 2: ... or from this BM25 score'),
     RAG_GROUNDING_THRESHOLD: z.coerce.number().min(0).max(1).default(0.5).describe('Guardrail 3: answers grounded below this are flagged'),
     RAG_LLM_REWRITE: BoolSchema.default(false).describe('Let the LLM rewrite questions (discarded when it drifts)'),

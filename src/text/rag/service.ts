@@ -55,7 +55,16 @@ export interface RagOptions {
 }
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-const dot = (a: number[], b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
+/** The highest dot product of the query with a row of the packed matrix. */
+function bestRow(q: number[], rows: Float32Array): number {
+  let best = -Infinity;
+  for (let at = 0; at < rows.length; at += q.length) {
+    let s = 0;
+    for (let d = 0; d < q.length; d++) s += q[d]! * rows[at + d]!;
+    best = Math.max(best, s);
+  }
+  return best;
+}
 /** Semantic search units: the sentences of a chunk (a chunk without sentence breaks is one unit). */
 const sentencesOfChunk = (text: string) => {
   const found = sentences(text);
@@ -79,8 +88,8 @@ async function listTextFiles(root: string): Promise<string[]> {
 export class RagService {
   private bm25: Bm25Index | null = null;
   private records = new Map<string, ChunkRecord>();
-  /** Each chunk's sentence vectors, for the similarity of chunks that only BM25 found. */
-  private sentenceVectors = new Map<string, Float32Array[]>();
+  /** Each chunk's sentence vectors (rows of the embedder's dimension), for the chunks only BM25 found. */
+  private sentenceVectors = new Map<string, Float32Array>();
   private busy = false;
   lastIndexed: string | null = null;
   /** Goes up whenever the chunks in memory are reloaded, so derived data (vocabularies) knows to rebuild. */
@@ -230,8 +239,8 @@ export class RagService {
     const keyword = new Map(this.bm25!.search(query, candidates));
     // Candidates only BM25 found still get their true semantic similarity, from the sentence vectors kept in memory.
     for (const id of keyword.keys()) {
-      const vectors = this.sentenceVectors.get(id);
-      if (!semantic.has(id) && vectors?.length) semantic.set(id, Math.max(...vectors.map((v) => dot(qv!, v))));
+      const rows = this.sentenceVectors.get(id);
+      if (!semantic.has(id) && rows?.length) semantic.set(id, bestRow(qv!, rows));
     }
     const fused: Scored[] = fusion === 'rrf' ? rrfFusion(semantic, keyword) : weightedFusion(semantic, keyword, semanticWeight, normalisation);
     return fused
@@ -273,7 +282,7 @@ export class RagService {
       collection: this.opts.store.name,
       documents: sources.size,
       chunks: this.records.size,
-      sentence_vectors: [...this.sentenceVectors.values()].reduce((n, v) => n + v.length, 0),
+      sentence_vectors: [...this.sentenceVectors.values()].reduce((n, rows) => n + rows.length / this.opts.embedder.dim, 0),
       sources: [...sources].sort((a, b) => a[0].localeCompare(b[0])).map(([source, chunks]) => ({ source, chunks })),
       embedder: this.opts.embedder,
       chunk_size: CHUNK_SIZE,

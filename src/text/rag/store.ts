@@ -169,20 +169,20 @@ export class VectorStore {
     return out;
   }
 
-  /** The sentence vectors of every chunk, by chunk id. */
-  async sentenceVectors(): Promise<Map<string, Float32Array[]>> {
-    const out = new Map<string, Float32Array[]>();
+  /** The sentence vectors of every chunk, by chunk id, packed row after row into one array per chunk. */
+  async sentenceVectors(): Promise<Map<string, Float32Array>> {
+    const rows = new Map<string, number[][]>();
     for await (const page of this.pages((await this.open()).sentences, ['embeddings'])) {
       page.ids.forEach((id, i) => {
         const e = page.embeddings?.[i];
         if (!e) return;
         const chunk = chunkOfSentence(id);
-        const list = out.get(chunk) ?? [];
-        list.push(Float32Array.from(e));
-        out.set(chunk, list);
+        const list = rows.get(chunk) ?? [];
+        list.push(e);
+        rows.set(chunk, list);
       });
     }
-    return out;
+    return new Map([...rows].map(([chunk, list]) => [chunk, Float32Array.from(list.flat())]));
   }
 
   /** The n sentences nearest to the embedding, as (chunk, similarity) pairs, best first. */
