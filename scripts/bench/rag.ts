@@ -1,6 +1,6 @@
 // npm run bench:rag: full indexing time and POST /rag/search and /rag/ask latency on the sample collection
 // (sequential requests to the built service).
-import { percentile, startService, timedPost } from './lib.js';
+import { percentile, settled, startService, timedPost } from './lib.js';
 
 const QUERIES = [
   'What did the president say about the navy?',
@@ -15,12 +15,7 @@ const QUERIES = [
 
 const service = await startService({ RAG_INDEX_ON_START: 'true' });
 try {
-  // Wait for the start-up index of the sample collection.
-  for (let i = 0; i < 300; i++) {
-    const s = (await (await fetch(`${service.url}/rag/stats`)).json()) as { chunks?: number };
-    if ((s.chunks ?? 0) > 0) break;
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await settled(service.url); // the start-up index of the sample collection has finished
   /** Three runs of 200 sequential requests after one warm-up pass; the median run's p50 and p99. */
   const measure = async (name: string, url: string, bodies: unknown[]) => {
     for (const b of bodies) await timedPost(url, b);
@@ -38,6 +33,7 @@ try {
   const indexing: number[] = [];
   for (let run = 0; run < 3; run++) {
     const res = await fetch(`${service.url}/rag/index`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"full": true}' });
+    if (!res.ok) throw new Error(`POST /rag/index answered ${res.status}: ${await res.text()}`);
     const r = (await res.json()) as { duration_ms: number; documents: number; chunks_added: number };
     indexing.push(r.duration_ms);
     console.log(`index run ${run + 1}: ${r.documents} files, ${r.chunks_added} chunks in ${(r.duration_ms / 1000).toFixed(2)} s`);

@@ -90,7 +90,7 @@ export class RagService {
   private records = new Map<string, ChunkRecord>();
   /** Each chunk's sentence vectors (rows of the embedder's dimension), for the chunks only BM25 found. */
   private sentenceVectors = new Map<string, Float32Array>();
-  private busy = false;
+  private running: Promise<IndexResult> | null = null;
   lastIndexed: string | null = null;
   /** Goes up whenever the chunks in memory are reloaded, so derived data (vocabularies) knows to rebuild. */
   generation = 0;
@@ -109,99 +109,108 @@ export class RagService {
     this.generation++;
   }
 
-  async index(opts: { full?: boolean } = {}, progress?: (done: number, total: number, file: string) => void): Promise<IndexResult> {
-    if (this.busy) throw new RagBusyError('an index run is already in progress');
-    this.busy = true;
+  /** One index run at a time; a second call while one runs is refused (RagBusyError, 409). */
+  index(opts: { full?: boolean } = {}, progress?: (done: number, total: number, file: string) => void): Promise<IndexResult> {
+    if (this.running) return Promise.reject(new RagBusyError('an index run is already in progress'));
+    const run = this.runIndex(opts, progress).finally(() => {
+      this.running = null;
+    });
+    this.running = run;
+    return run;
+  }
+
+  private async runIndex(opts: { full?: boolean }, progress?: (done: number, total: number, file: string) => void): Promise<IndexResult> {
     const t0 = performance.now();
-    try {
-      const { store, docsDir, embed } = this.opts;
-      if (opts.full) await store.reset();
-      const existing = opts.full ? [] : await store.all();
-      const stored = new Map<string, { hash: string; chunks: number }>();
-      for (const r of existing) {
-        const s = stored.get(r.source) ?? { hash: r.file_hash, chunks: 0 };
-        s.chunks++;
-        stored.set(r.source, s);
+    const { store, docsDir, embed } = this.opts;
+    if (opts.full) await store.reset();
+    const existing = opts.full ? [] : await store.all();
+    const stored = new Map<string, { hash: string; chunks: number }>();
+    for (const r of existing) {
+      const s = stored.get(r.source) ?? { hash: r.file_hash, chunks: 0 };
+      s.chunks++;
+      stored.set(r.source, s);
+    }
+    const root = await realpath(docsDir);
+    const files = await listTextFiles(root);
+    const result: IndexResult = {
+      full: Boolean(opts.full),
+      documents: 0,
+      files_added: 0,
+      files_changed: 0,
+      files_unchanged: 0,
+      files_removed: 0,
+      chunks_added: 0,
+      chunks_removed: 0,
+      chunks_unchanged: 0,
+      errors: [],
+      duration_ms: 0,
+    };
+    const decoder = new TextDecoder('utf-8', { fatal: true });
+    for (const [i, source] of files.entries()) {
+      progress?.(i, files.length, source);
+      const bytes = await readFile(join(root, source));
+      const hash = sha256(bytes);
+      const before = stored.get(source);
+      stored.delete(source);
+      if (before && before.hash === hash) {
+        result.files_unchanged++;
+        result.documents++;
+        result.chunks_unchanged += before.chunks;
+        continue;
       }
-      const root = await realpath(docsDir);
-      const files = await listTextFiles(root);
-      const result: IndexResult = {
-        full: Boolean(opts.full),
-        documents: 0,
-        files_added: 0,
-        files_changed: 0,
-        files_unchanged: 0,
-        files_removed: 0,
-        chunks_added: 0,
-        chunks_removed: 0,
-        chunks_unchanged: 0,
-        errors: [],
-        duration_ms: 0,
-      };
-      const decoder = new TextDecoder('utf-8', { fatal: true });
-      for (const [i, source] of files.entries()) {
-        progress?.(i, files.length, source);
-        const bytes = await readFile(join(root, source));
-        const hash = sha256(bytes);
-        const before = stored.get(source);
-        stored.delete(source);
-        if (before && before.hash === hash) {
-          result.files_unchanged++;
-          result.documents++;
-          result.chunks_unchanged += before.chunks;
-          continue;
-        }
-        let text: string;
-        try {
-          text = decoder.decode(bytes).replace(/^\uFEFF/, '');
-        } catch {
-          result.errors.push({ source, error: 'not valid UTF-8: save the file as UTF-8 and index again' });
-          if (before) {
-            await store.deleteSource(source);
-            result.chunks_removed += before.chunks;
-          }
-          continue;
-        }
+      let text: string;
+      try {
+        text = decoder.decode(bytes).replace(/^\uFEFF/, '');
+      } catch {
+        result.errors.push({ source, error: 'not valid UTF-8: save the file as UTF-8 and index again' });
         if (before) {
           await store.deleteSource(source);
           result.chunks_removed += before.chunks;
         }
-        const chunks = chunkDocument(text);
-        for (let k = 0; k < chunks.length; k += 32) {
-          const batch = chunks.slice(k, k + 32).map((c, j) => ({ id: `${source}#${k + j}`, text: c.text, source, chunk_index: k + j, start: c.start, end: c.end, file_hash: hash }));
-          const vectors = await embed(batch.map((c) => c.text));
-          const units = batch.flatMap((c) => sentencesOfChunk(c.text).map((text) => ({ chunk_id: c.id, text })));
-          const sentenceRecords: SentenceRecord[] = [];
-          for (let u = 0; u < units.length; u += 64) {
-            const part = units.slice(u, u + 64);
-            (await embed(part.map((x) => x.text))).forEach((embedding, i) => sentenceRecords.push({ ...part[i]!, embedding }));
-          }
-          await store.add(batch, vectors, sentenceRecords);
-        }
-        result.chunks_added += chunks.length;
-        result.documents++;
-        if (before) result.files_changed++;
-        else result.files_added++;
+        continue;
       }
-      // Files that disappeared from the folder leave the index.
-      for (const [source, s] of stored) {
+      if (before) {
         await store.deleteSource(source);
-        result.files_removed++;
-        result.chunks_removed += s.chunks;
+        result.chunks_removed += before.chunks;
       }
-      progress?.(files.length, files.length, '');
-      await this.sync();
-      this.lastIndexed = new Date().toISOString();
-      result.duration_ms = Math.round(performance.now() - t0);
-      this.opts.log.info({ ...result, errors: result.errors.length }, 'documents indexed');
-      return result;
-    } finally {
-      this.busy = false;
+      const chunks = chunkDocument(text);
+      for (let k = 0; k < chunks.length; k += 32) {
+        const batch = chunks.slice(k, k + 32).map((c, j) => ({ id: `${source}#${k + j}`, text: c.text, source, chunk_index: k + j, start: c.start, end: c.end, file_hash: hash }));
+        const vectors = await embed(batch.map((c) => c.text));
+        const units = batch.flatMap((c) => sentencesOfChunk(c.text).map((text) => ({ chunk_id: c.id, text })));
+        const sentenceRecords: SentenceRecord[] = [];
+        for (let u = 0; u < units.length; u += 64) {
+          const part = units.slice(u, u + 64);
+          (await embed(part.map((x) => x.text))).forEach((embedding, i) => sentenceRecords.push({ ...part[i]!, embedding }));
+        }
+        await store.add(batch, vectors, sentenceRecords);
+      }
+      result.chunks_added += chunks.length;
+      result.documents++;
+      if (before) result.files_changed++;
+      else result.files_added++;
     }
+    // Files that disappeared from the folder leave the index.
+    for (const [source, s] of stored) {
+      await store.deleteSource(source);
+      result.files_removed++;
+      result.chunks_removed += s.chunks;
+    }
+    progress?.(files.length, files.length, '');
+    await this.sync();
+    this.lastIndexed = new Date().toISOString();
+    result.duration_ms = Math.round(performance.now() - t0);
+    this.opts.log.info({ ...result, errors: result.errors.length }, 'documents indexed');
+    return result;
   }
 
-  /** Loads the chunks (and BM25) from the store on first use. */
+  /**
+   * Loads the chunks (and BM25) from the store on first use. While the first index run is under way, this waits for
+   * it rather than reading a half-written collection (a read that could land after the run's own and undo it).
+   */
   async ready(): Promise<void> {
+    if (this.bm25) return;
+    await this.running?.catch(() => undefined);
     if (!this.bm25) await this.sync();
   }
 
@@ -215,7 +224,7 @@ export class RagService {
   }
 
   get indexing(): boolean {
-    return this.busy;
+    return this.running !== null;
   }
 
   /** `semanticWeight` overrides the configured weight (1 = semantic only, 0 = BM25 only; evaluations use it). */
@@ -226,7 +235,7 @@ export class RagService {
     semanticWeight = this.opts.semanticWeight,
     normalisation = this.opts.normalisation,
   ): Promise<SearchHit[]> {
-    if (!this.bm25) await this.sync();
+    await this.ready();
     const candidates = Math.max(50, topK * 5);
     const [qv] = await this.opts.embed([query]);
     // A chunk's semantic similarity is that of its best-matching sentence. Nearest sentences come from Chroma (several
@@ -275,7 +284,7 @@ export class RagService {
   }
 
   async stats() {
-    if (!this.bm25) await this.sync();
+    await this.ready();
     const sources = new Map<string, number>();
     for (const r of this.records.values()) sources.set(r.source, (sources.get(r.source) ?? 0) + 1);
     return {
@@ -290,7 +299,7 @@ export class RagService {
       semantic_weight: this.opts.semanticWeight,
       score_normalisation: this.opts.normalisation,
       last_indexed: this.lastIndexed,
-      indexing: this.busy,
+      indexing: this.running !== null,
     };
   }
 }
