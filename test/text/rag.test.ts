@@ -193,6 +193,16 @@ describe('document search against a real Chroma server', () => {
     expect((await app.inject({ url: '/rag/stats' })).json().sentence_vectors).toBeLessThan(stats.sentence_vectors);
   });
 
+  it('re-indexes a file that an interrupted run left part-indexed, and keeps no stray sentences', async () => {
+    const whole = (await app.inject({ url: '/rag/stats' })).json();
+    const client = new ChromaClient({ host: '127.0.0.1', port: Number(new URL(app.rag.chroma!.url).port) });
+    await (await client.getCollection({ name: 'documents' })).delete({ ids: ['harbor.txt#1'] });
+    const res = (await index()).json();
+    expect(res).toMatchObject({ files_changed: 1, chunks_removed: whole.sources.find((s: { source: string }) => s.source === 'harbor.txt').chunks - 1 });
+    const after = (await app.inject({ url: '/rag/stats' })).json();
+    expect(after).toMatchObject({ chunks: whole.chunks, sentence_vectors: whole.sentence_vectors });
+  });
+
   it('answers 409 for a collection written in an older layout, and rebuilds it at start-up', async () => {
     const client = new ChromaClient({ host: '127.0.0.1', port: Number(new URL(app.rag.chroma!.url).port) });
     const collection = await client.getCollection({ name: 'documents' });

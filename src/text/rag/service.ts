@@ -31,7 +31,7 @@ export interface IndexResult {
   duration_ms: number;
 }
 
-export interface SearchHit extends Omit<ChunkRecord, 'file_hash' | 'embedding'> {
+export interface SearchHit extends Omit<ChunkRecord, 'file_hash' | 'file_chunks' | 'embedding'> {
   semantic_score: number;
   bm25_score: number;
   combined_score: number;
@@ -124,10 +124,11 @@ export class RagService {
     const { store, docsDir, embed } = this.opts;
     if (opts.full) await store.reset();
     const existing = opts.full ? [] : await store.all();
-    const stored = new Map<string, { hash: string; chunks: number }>();
+    const stored = new Map<string, { hash: string; chunks: number; complete: boolean }>();
     for (const r of existing) {
-      const s = stored.get(r.source) ?? { hash: r.file_hash, chunks: 0 };
+      const s = stored.get(r.source) ?? { hash: r.file_hash, chunks: 0, complete: false };
       s.chunks++;
+      s.complete = s.chunks === r.file_chunks;
       stored.set(r.source, s);
     }
     const root = await realpath(docsDir);
@@ -152,7 +153,8 @@ export class RagService {
       const hash = sha256(bytes);
       const before = stored.get(source);
       stored.delete(source);
-      if (before && before.hash === hash) {
+      // Unchanged: same bytes, and every chunk stored (an interrupted run leaves a file part-indexed).
+      if (before && before.hash === hash && before.complete) {
         result.files_unchanged++;
         result.documents++;
         result.chunks_unchanged += before.chunks;
@@ -169,13 +171,14 @@ export class RagService {
         }
         continue;
       }
-      if (before) {
-        await store.deleteSource(source);
-        result.chunks_removed += before.chunks;
-      }
+      // Also for a new file: sentences an interrupted run stored before their chunks must not linger.
+      await store.deleteSource(source);
+      if (before) result.chunks_removed += before.chunks;
       const chunks = chunkDocument(text);
       for (let k = 0; k < chunks.length; k += 32) {
-        const batch = chunks.slice(k, k + 32).map((c, j) => ({ id: `${source}#${k + j}`, text: c.text, source, chunk_index: k + j, start: c.start, end: c.end, file_hash: hash }));
+        const batch = chunks
+          .slice(k, k + 32)
+          .map((c, j) => ({ id: `${source}#${k + j}`, text: c.text, source, chunk_index: k + j, start: c.start, end: c.end, file_hash: hash, file_chunks: chunks.length }));
         const vectors = await embed(batch.map((c) => c.text));
         const units = batch.flatMap((c) => sentencesOfChunk(c.text).map((text) => ({ chunk_id: c.id, text })));
         const sentenceRecords: SentenceRecord[] = [];

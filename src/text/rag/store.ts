@@ -34,6 +34,8 @@ export interface ChunkRecord {
   start: number;
   end: number;
   file_hash: string;
+  /** How many chunks the file was cut into: fewer stored means an index run was interrupted. */
+  file_chunks: number;
   /** Present when read with embeddings. */
   embedding?: Float32Array;
 }
@@ -134,7 +136,7 @@ export class VectorStore {
       ids: records.map((r) => r.id),
       embeddings,
       documents: records.map((r) => r.text),
-      metadatas: records.map(({ source, chunk_index, start, end, file_hash }) => ({ source, chunk_index, start, end, file_hash })),
+      metadatas: records.map(({ source, chunk_index, start, end, file_hash, file_chunks }) => ({ source, chunk_index, start, end, file_hash, file_chunks })),
     });
   }
 
@@ -209,5 +211,6 @@ function toRecord(id: string, text: string, m: Record<string, unknown>): ChunkRe
     start: Number(m.start ?? 0),
     end: Number(m.end ?? 0),
     file_hash: String(m.file_hash ?? ''),
+    file_chunks: Number(m.file_chunks ?? 0),
   };
 }
