@@ -70,6 +70,26 @@ function maskedTokens(prefix: string) {
   ];
 }
 
+/** The maximum over `axis` of `values`, counting only positions where `mask` is 1 (others pushed down by 1e4). */
+function maskedMax(prefix: string, values: string, mask: string, out: string, axis: number) {
+  return [
+    node('Sub', [mask, 'one'], [`${prefix}_off`]),
+    node('Mul', [`${prefix}_off`, 'big'], [`${prefix}_penalty`]),
+    node('Add', [values, `${prefix}_penalty`], [`${prefix}_masked`]),
+    node('ReduceMax', [`${prefix}_masked`], [out], [attr.ints('axes', [axis]), attr.int('keepdims', 0)]),
+  ];
+}
+
+/** sum(weighted) / max(sum(weights), eps) over axis 1; `keepdims` keeps that axis in the result. */
+function weightedMean(prefix: string, weighted: string, weights: string, out: string, keepdims: 0 | 1) {
+  return [
+    node('ReduceSum', [weighted, 'axis1'], [`${prefix}_sum`], [attr.int('keepdims', keepdims)]),
+    node('ReduceSum', [weights, 'axis1'], [`${prefix}_count`], [attr.int('keepdims', 1)]),
+    node('Max', [`${prefix}_count`, 'eps'], [`${prefix}_denom`]),
+    node('Div', [`${prefix}_sum`, `${prefix}_denom`], [out]),
+  ];
+}
+
 export interface ClassifierWeights {
   vocabSize: number;
   dim: number;
@@ -121,15 +141,9 @@ export function classifierOnnx(w: ClassifierWeights, doc: string, bigramPrime: n
         node('Mul', ['c_tw', 'c_maskf'], ['c_w']),
         node('Unsqueeze', ['c_w', 'axis2'], ['c_w3']),
         node('Mul', ['c_tok', 'c_w3'], ['c_weighted']),
-        node('ReduceSum', ['c_weighted', 'axis1'], ['c_sum'], [attr.int('keepdims', 0)]),
-        node('ReduceSum', ['c_w', 'axis1'], ['c_count'], [attr.int('keepdims', 1)]),
-        node('Max', ['c_count', 'eps'], ['c_denom']),
-        node('Div', ['c_sum', 'c_denom'], ['mean']),
-        // Max over words only: other positions are pushed down by 1e4 first; no words at all gives 0.
-        node('Sub', ['c_w3', 'one'], ['c_off']),
-        node('Mul', ['c_off', 'big'], ['c_penalty']),
-        node('Add', ['c_tok', 'c_penalty'], ['c_masked']),
-        node('ReduceMax', ['c_masked'], ['c_max'], [attr.ints('axes', [1]), attr.int('keepdims', 0)]),
+        ...weightedMean('c', 'c_weighted', 'c_w', 'mean', 0),
+        // Max over words only; no words at all gives 0.
+        ...maskedMax('c', 'c_tok', 'c_w3', 'c_max', 1),
         node('Min', ['c_count', 'one'], ['c_any']),
         node('Mul', ['c_max', 'c_any'], ['max']),
         // Adjacent word pairs: bucket = (left * prime + right) mod buckets; pairs touching a special token weigh 0.
@@ -145,10 +159,7 @@ export function classifierOnnx(w: ClassifierWeights, doc: string, bigramPrime: n
         node('Cast', ['b_vec16'], ['b_vec'], [attr.int('to', ElemType.FLOAT)]),
         node('Unsqueeze', ['b_w', 'axis2'], ['b_w3']),
         node('Mul', ['b_vec', 'b_w3'], ['b_weighted']),
-        node('ReduceSum', ['b_weighted', 'axis1'], ['b_sum'], [attr.int('keepdims', 0)]),
-        node('ReduceSum', ['b_w', 'axis1'], ['b_count'], [attr.int('keepdims', 1)]),
-        node('Max', ['b_count', 'eps'], ['b_denom']),
-        node('Div', ['b_sum', 'b_denom'], ['pairs']),
+        ...weightedMean('b', 'b_weighted', 'b_w', 'pairs', 0),
         node('Concat', ['mean', 'max', 'pairs'], ['pooled'], [attr.int('axis', 1)]),
         node('Gemm', ['pooled', 'w1', 'b1'], ['h1']),
         node('Relu', ['h1'], ['h1r']),
@@ -236,15 +247,9 @@ export function crossEncoderOnnx(vocabSize: number, dim: number, unitVectors: Fl
         node('Transpose', ['x_vec'], ['x_tokT'], [attr.ints('perm', [0, 2, 1])]),
         node('MatMul', ['x_vec', 'x_tokT'], ['sim']),
         node('Unsqueeze', ['p_mask', 'axis1'], ['p_mask3']),
-        node('Sub', ['p_mask3', 'one'], ['p_off']),
-        node('Mul', ['p_off', 'big'], ['p_penalty']),
-        node('Add', ['sim', 'p_penalty'], ['sim_p']),
-        node('ReduceMax', ['sim_p'], ['best'], [attr.ints('axes', [2]), attr.int('keepdims', 0)]),
+        ...maskedMax('p', 'sim', 'p_mask3', 'best', 2),
         node('Mul', ['best', 'q_w'], ['best_w']),
-        node('ReduceSum', ['best_w', 'axis1'], ['score_sum'], [attr.int('keepdims', 1)]),
-        node('ReduceSum', ['q_w', 'axis1'], ['weight_sum'], [attr.int('keepdims', 1)]),
-        node('Max', ['weight_sum', 'eps'], ['weight_denom']),
-        node('Div', ['score_sum', 'weight_denom'], ['logits']),
+        ...weightedMean('q', 'best_w', 'q_w', 'logits', 1),
       ],
     },
   });
