@@ -61,6 +61,19 @@ const node = (opType: string, input: string[], output: string[], attribute: Retu
 
 const INPUTS = [io('input_ids', ElemType.INT64, ['batch', 'sequence']), io('attention_mask', ElemType.INT64, ['batch', 'sequence'])];
 
+/** A model of this project's text graphs: one producer, ONNX opset 17. */
+const textModel = (doc: string, graph: Parameters<typeof encodeModel>[0]['graph']) =>
+  encodeModel({ producer: 'service-text-models', docString: doc, opsets: { '': 17 }, graph });
+
+/** Constants the graphs share: axes 1 and 2, a small epsilon, one, and the 1e4 that pushes masked positions down. */
+const scalars = () => [
+  tensor('axis1', [1], [1], 'int64'),
+  tensor('axis2', [1], [2], 'int64'),
+  tensor('eps', [], [1e-6]),
+  tensor('one', [], [1]),
+  tensor('big', [], [1e4]),
+];
+
 /** Token vectors (half precision) times their mask: [batch, seq, dim]. */
 function maskedTokens(prefix: string) {
   return [
@@ -107,65 +120,56 @@ export interface ClassifierWeights {
 
 /** [mean, max] of the word vectors and the mean of hashed word-pair vectors -> Gemm -> Relu -> Gemm -> logits. */
 export function classifierOnnx(w: ClassifierWeights, doc: string, bigramPrime: number): Uint8Array {
-  return encodeModel({
-    producer: 'service-text-models',
-    docString: doc,
-    opsets: { '': 17 },
-    graph: {
-      name: 'bag_classifier',
-      input: INPUTS,
-      output: [io('logits', ElemType.FLOAT, ['batch', w.labels])],
-      initializer: [
-        tensor('embeddings', [w.vocabSize, w.dim], w.embeddings, 'half'),
-        tensor('token_weights', [w.vocabSize], w.tokenWeights),
-        tensor('bigrams', [w.bigramBuckets, w.dim], w.bigrams, 'half'),
-        tensor('w1', [3 * w.dim, w.hidden], w.w1),
-        tensor('prime', [], [bigramPrime], 'int64'),
-        tensor('buckets', [], [w.bigramBuckets], 'int64'),
-        tensor('s0', [1], [0], 'int64'),
-        tensor('s1', [1], [1], 'int64'),
-        tensor('sm1', [1], [-1], 'int64'),
-        tensor('smax', [1], [2 ** 53], 'int64'),
-        tensor('b1', [w.hidden], w.b1),
-        tensor('w2', [w.hidden, w.labels], w.w2),
-        tensor('b2', [w.labels], w.b2),
-        tensor('axis1', [1], [1], 'int64'),
-        tensor('axis2', [1], [2], 'int64'),
-        tensor('eps', [], [1e-6]),
-        tensor('one', [], [1]),
-        tensor('big', [], [1e4]),
-      ],
-      node: [
-        ...maskedTokens('c'),
-        node('Gather', ['token_weights', 'input_ids'], ['c_tw'], [attr.int('axis', 0)]),
-        node('Mul', ['c_tw', 'c_maskf'], ['c_w']),
-        node('Unsqueeze', ['c_w', 'axis2'], ['c_w3']),
-        node('Mul', ['c_tok', 'c_w3'], ['c_weighted']),
-        ...weightedMean('c', 'c_weighted', 'c_w', 'mean', 0),
-        // Max over words only; no words at all gives 0.
-        ...maskedMax('c', 'c_tok', 'c_w3', 'c_max', 1),
-        node('Min', ['c_count', 'one'], ['c_any']),
-        node('Mul', ['c_max', 'c_any'], ['max']),
-        // Adjacent word pairs: bucket = (left * prime + right) mod buckets; pairs touching a special token weigh 0.
-        node('Slice', ['input_ids', 's0', 'sm1', 's1'], ['b_left']),
-        node('Slice', ['input_ids', 's1', 'smax', 's1'], ['b_right']),
-        node('Slice', ['c_w', 's0', 'sm1', 's1'], ['b_wl']),
-        node('Slice', ['c_w', 's1', 'smax', 's1'], ['b_wr']),
-        node('Mul', ['b_wl', 'b_wr'], ['b_w']),
-        node('Mul', ['b_left', 'prime'], ['b_lp']),
-        node('Add', ['b_lp', 'b_right'], ['b_key']),
-        node('Mod', ['b_key', 'buckets'], ['b_id']),
-        node('Gather', ['bigrams', 'b_id'], ['b_vec16'], [attr.int('axis', 0)]),
-        node('Cast', ['b_vec16'], ['b_vec'], [attr.int('to', ElemType.FLOAT)]),
-        node('Unsqueeze', ['b_w', 'axis2'], ['b_w3']),
-        node('Mul', ['b_vec', 'b_w3'], ['b_weighted']),
-        ...weightedMean('b', 'b_weighted', 'b_w', 'pairs', 0),
-        node('Concat', ['mean', 'max', 'pairs'], ['pooled'], [attr.int('axis', 1)]),
-        node('Gemm', ['pooled', 'w1', 'b1'], ['h1']),
-        node('Relu', ['h1'], ['h1r']),
-        node('Gemm', ['h1r', 'w2', 'b2'], ['logits']),
-      ],
-    },
+  return textModel(doc, {
+    name: 'bag_classifier',
+    input: INPUTS,
+    output: [io('logits', ElemType.FLOAT, ['batch', w.labels])],
+    initializer: [
+      tensor('embeddings', [w.vocabSize, w.dim], w.embeddings, 'half'),
+      tensor('token_weights', [w.vocabSize], w.tokenWeights),
+      tensor('bigrams', [w.bigramBuckets, w.dim], w.bigrams, 'half'),
+      tensor('w1', [3 * w.dim, w.hidden], w.w1),
+      tensor('prime', [], [bigramPrime], 'int64'),
+      tensor('buckets', [], [w.bigramBuckets], 'int64'),
+      tensor('s0', [1], [0], 'int64'),
+      tensor('s1', [1], [1], 'int64'),
+      tensor('sm1', [1], [-1], 'int64'),
+      tensor('smax', [1], [2 ** 53], 'int64'),
+      tensor('b1', [w.hidden], w.b1),
+      tensor('w2', [w.hidden, w.labels], w.w2),
+      tensor('b2', [w.labels], w.b2),
+      ...scalars(),
+    ],
+    node: [
+      ...maskedTokens('c'),
+      node('Gather', ['token_weights', 'input_ids'], ['c_tw'], [attr.int('axis', 0)]),
+      node('Mul', ['c_tw', 'c_maskf'], ['c_w']),
+      node('Unsqueeze', ['c_w', 'axis2'], ['c_w3']),
+      node('Mul', ['c_tok', 'c_w3'], ['c_weighted']),
+      ...weightedMean('c', 'c_weighted', 'c_w', 'mean', 0),
+      // Max over words only; no words at all gives 0.
+      ...maskedMax('c', 'c_tok', 'c_w3', 'c_max', 1),
+      node('Min', ['c_count', 'one'], ['c_any']),
+      node('Mul', ['c_max', 'c_any'], ['max']),
+      // Adjacent word pairs: bucket = (left * prime + right) mod buckets; pairs touching a special token weigh 0.
+      node('Slice', ['input_ids', 's0', 'sm1', 's1'], ['b_left']),
+      node('Slice', ['input_ids', 's1', 'smax', 's1'], ['b_right']),
+      node('Slice', ['c_w', 's0', 'sm1', 's1'], ['b_wl']),
+      node('Slice', ['c_w', 's1', 'smax', 's1'], ['b_wr']),
+      node('Mul', ['b_wl', 'b_wr'], ['b_w']),
+      node('Mul', ['b_left', 'prime'], ['b_lp']),
+      node('Add', ['b_lp', 'b_right'], ['b_key']),
+      node('Mod', ['b_key', 'buckets'], ['b_id']),
+      node('Gather', ['bigrams', 'b_id'], ['b_vec16'], [attr.int('axis', 0)]),
+      node('Cast', ['b_vec16'], ['b_vec'], [attr.int('to', ElemType.FLOAT)]),
+      node('Unsqueeze', ['b_w', 'axis2'], ['b_w3']),
+      node('Mul', ['b_vec', 'b_w3'], ['b_weighted']),
+      ...weightedMean('b', 'b_weighted', 'b_w', 'pairs', 0),
+      node('Concat', ['mean', 'max', 'pairs'], ['pooled'], [attr.int('axis', 1)]),
+      node('Gemm', ['pooled', 'w1', 'b1'], ['h1']),
+      node('Relu', ['h1'], ['h1r']),
+      node('Gemm', ['h1r', 'w2', 'b2'], ['logits']),
+    ],
   });
 }
 
@@ -197,17 +201,12 @@ function int8Tokens(prefix: string, out = `${prefix}_vec`) {
 
 /** Token vectors with SIF weights and the common component already baked in; the pipeline pools and normalises. */
 export function embedderOnnx(vocabSize: number, dim: number, table: Float32Array, doc: string): Uint8Array {
-  return encodeModel({
-    producer: 'service-text-models',
-    docString: doc,
-    opsets: { '': 17 },
-    graph: {
-      name: 'sif_embedder',
-      input: INPUTS,
-      output: [io('last_hidden_state', ElemType.FLOAT, ['batch', 'sequence', dim])],
-      initializer: [...int8Rows(vocabSize, dim, table), tensor('axis2', [1], [2], 'int64')],
-      node: int8Tokens('e', 'last_hidden_state'),
-    },
+  return textModel(doc, {
+    name: 'sif_embedder',
+    input: INPUTS,
+    output: [io('last_hidden_state', ElemType.FLOAT, ['batch', 'sequence', dim])],
+    initializer: [...int8Rows(vocabSize, dim, table), tensor('axis2', [1], [2], 'int64')],
+    node: int8Tokens('e', 'last_hidden_state'),
   });
 }
 
@@ -217,40 +216,31 @@ export function embedderOnnx(vocabSize: number, dim: number, table: Float32Array
  * scores 1), and the matches are averaged with the query words' weights. Output: one relevance logit per pair.
  */
 export function crossEncoderOnnx(vocabSize: number, dim: number, unitVectors: Float32Array, queryWeights: Float32Array, doc: string): Uint8Array {
-  return encodeModel({
-    producer: 'service-text-models',
-    docString: doc,
-    opsets: { '': 17 },
-    graph: {
-      name: 'soft_match_cross_encoder',
-      input: [...INPUTS, io('token_type_ids', ElemType.INT64, ['batch', 'sequence'])],
-      output: [io('logits', ElemType.FLOAT, ['batch', 1])],
-      initializer: [
-        ...int8Rows(vocabSize, dim, unitVectors),
-        tensor('query_weights', [vocabSize], queryWeights),
-        tensor('axis1', [1], [1], 'int64'),
-        tensor('axis2', [1], [2], 'int64'),
-        tensor('eps', [], [1e-6]),
-        tensor('one', [], [1]),
-        tensor('big', [], [1e4]),
-      ],
-      node: [
-        ...int8Tokens('x'),
-        node('Cast', ['token_type_ids'], ['x_typef'], [attr.int('to', ElemType.FLOAT)]),
-        // Passage positions: second segment and not padding; query positions: first segment, weighted per word.
-        node('Mul', ['x_typef', 'x_maskf'], ['p_mask']),
-        node('Sub', ['one', 'x_typef'], ['q_seg']),
-        node('Mul', ['q_seg', 'x_maskf'], ['q_mask']),
-        node('Gather', ['query_weights', 'input_ids'], ['q_tw'], [attr.int('axis', 0)]),
-        node('Mul', ['q_tw', 'q_mask'], ['q_w']),
-        // Cosine of every pair of positions, non-passage columns pushed down by 1e4, best passage match per row.
-        node('Transpose', ['x_vec'], ['x_tokT'], [attr.ints('perm', [0, 2, 1])]),
-        node('MatMul', ['x_vec', 'x_tokT'], ['sim']),
-        node('Unsqueeze', ['p_mask', 'axis1'], ['p_mask3']),
-        ...maskedMax('p', 'sim', 'p_mask3', 'best', 2),
-        node('Mul', ['best', 'q_w'], ['best_w']),
-        ...weightedMean('q', 'best_w', 'q_w', 'logits', 1),
-      ],
-    },
+  return textModel(doc, {
+    name: 'soft_match_cross_encoder',
+    input: [...INPUTS, io('token_type_ids', ElemType.INT64, ['batch', 'sequence'])],
+    output: [io('logits', ElemType.FLOAT, ['batch', 1])],
+    initializer: [
+      ...int8Rows(vocabSize, dim, unitVectors),
+      tensor('query_weights', [vocabSize], queryWeights),
+      ...scalars(),
+    ],
+    node: [
+      ...int8Tokens('x'),
+      node('Cast', ['token_type_ids'], ['x_typef'], [attr.int('to', ElemType.FLOAT)]),
+      // Passage positions: second segment and not padding; query positions: first segment, weighted per word.
+      node('Mul', ['x_typef', 'x_maskf'], ['p_mask']),
+      node('Sub', ['one', 'x_typef'], ['q_seg']),
+      node('Mul', ['q_seg', 'x_maskf'], ['q_mask']),
+      node('Gather', ['query_weights', 'input_ids'], ['q_tw'], [attr.int('axis', 0)]),
+      node('Mul', ['q_tw', 'q_mask'], ['q_w']),
+      // Cosine of every pair of positions, non-passage columns pushed down by 1e4, best passage match per row.
+      node('Transpose', ['x_vec'], ['x_tokT'], [attr.ints('perm', [0, 2, 1])]),
+      node('MatMul', ['x_vec', 'x_tokT'], ['sim']),
+      node('Unsqueeze', ['p_mask', 'axis1'], ['p_mask3']),
+      ...maskedMax('p', 'sim', 'p_mask3', 'best', 2),
+      node('Mul', ['best', 'q_w'], ['best_w']),
+      ...weightedMean('q', 'best_w', 'q_w', 'logits', 1),
+    ],
   });
 }
