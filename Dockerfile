@@ -21,8 +21,25 @@ COPY models ./models
 COPY static ./static
 COPY migrations ./migrations
 COPY docs/sample-collection ./docs/sample-collection
-RUN mkdir -p /var/lib/service && chown node:node /var/lib/service
+# Hub models are cached outside DATA_DIR, so that models pulled into the image are not hidden by a volume on DATA_DIR.
+ENV MODEL_CACHE_DIR=/var/cache/service/models
+RUN mkdir -p /var/lib/service /var/cache/service/models && chown -R node:node /var/lib/service /var/cache/service
 USER node
+# Optional: --build-arg PULL_MODELS=hub downloads the production text models (config/hub-models.env) into the image
+# at build time (network needed then, not at run time); run the image with those settings (docker run --env-file
+# config/hub-models.env ...). HF_ENDPOINT may name a mirror; PULL_MODELS=configured pulls the Hub ids set by
+# SENTIMENT_MODEL etc. passed as build arguments.
+ARG PULL_MODELS=
+ARG HF_ENDPOINT=https://huggingface.co
+ARG SENTIMENT_MODEL=models/text/sentiment
+ARG EMOTION_MODEL=models/text/emotion
+ARG EMBEDDING_MODEL=models/text/embedder
+ARG RERANK_MODEL=Xenova/ms-marco-MiniLM-L-6-v2
+ARG READER_MODEL=
+RUN if [ "$PULL_MODELS" = "configured" ]; then \
+      HF_ENDPOINT="$HF_ENDPOINT" SENTIMENT_MODEL="$SENTIMENT_MODEL" EMOTION_MODEL="$EMOTION_MODEL" EMBEDDING_MODEL="$EMBEDDING_MODEL" \
+        RERANK_MODEL="$RERANK_MODEL" READER_MODEL="$READER_MODEL" node dist/src/text/pull-cli.js; \
+    elif [ -n "$PULL_MODELS" ]; then HF_ENDPOINT="$HF_ENDPOINT" node dist/src/text/pull-cli.js --preset "$PULL_MODELS"; fi
 EXPOSE 5000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||5000)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"

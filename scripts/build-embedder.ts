@@ -21,8 +21,8 @@ const { values } = parseArgs({
     a: { type: 'string', default: '0.001' },
   },
 });
-const data = fromRoot(values.data!);
-const outDir = fromRoot(values.out!);
+const data = fromRoot(values.data);
+const outDir = fromRoot(values.out);
 const glove = loadGlove();
 const D = glove.dim;
 const vocab = [...SPECIAL, ...glove.words.filter((w) => !/\s/.test(w)).slice(0, Number(values.vocab))];
@@ -102,11 +102,21 @@ const embed = async (texts: string[]) => {
 };
 const squadFile = join(data, 'squad/dev-v1.1-part-a.json');
 const squad = readSquad(squadFile);
-const bar = new cliProgress.SingleBar({ format: ' SQuAD retrieval |{bar}| {value}/{total}', noTTYOutput: true, notTTYSchedule: 5000 }, cliProgress.Presets.shades_classic);
+const bar = new cliProgress.SingleBar(
+  { format: ' SQuAD retrieval |{bar}| {value}/{total}', noTTYOutput: true, notTTYSchedule: 5000 },
+  cliProgress.Presets.shades_classic,
+);
 bar.start(squad.paragraphs.length + squad.questions.length, 0);
 const retrieval = await evaluateRetrieval(squad, embed, (done) => bar.update(done));
 bar.stop();
-console.table(Object.fromEntries(Object.entries(retrieval).map(([k, v]) => [k, Object.fromEntries(Object.entries(v).map(([m, x]) => [m, Number(x.toFixed(4))]))])));
+console.table(
+  Object.fromEntries(
+    Object.entries(retrieval).map(([k, v]) => [
+      k,
+      Object.fromEntries(Object.entries(v as unknown as Record<string, number>).map(([m, x]) => [m, Number(x.toFixed(4))])),
+    ]),
+  ),
+);
 const sizes = Object.fromEntries(['onnx/model.onnx', 'tokenizer.json'].map((f) => [f, statSync(join(outDir, f)).size]));
 writeFileSync(
   join(outDir, 'model-card.json'),

@@ -37,7 +37,7 @@ export function f1(prediction: string, gold: string): number {
   return (2 * precision * recall) / (precision + recall);
 }
 
-await withSquadCollection(values.squad!, async (app, questions) => {
+await withSquadCollection(values.squad, async (app, questions) => {
   if (app.llm.available) console.log('note: LLM_API_KEY is set, but this evaluation scores the extractive answers only');
   const asker = await app.rag.ask();
   const asked = values.limit ? questions.slice(0, Number(values.limit)) : questions;
@@ -49,7 +49,10 @@ await withSquadCollection(values.squad!, async (app, questions) => {
   let inPassage = 0;
   // The span rules were developed on the even-numbered articles only; the odd-numbered ones are reported apart.
   const halves = { development: { n: 0, f1: 0 }, 'held-out': { n: 0, f1: 0 } };
-  const bar = new cliProgress.SingleBar({ format: ' questions |{bar}| {value}/{total}  F1 {f1}', noTTYOutput: true, notTTYSchedule: 5000 }, cliProgress.Presets.shades_classic);
+  const bar = new cliProgress.SingleBar(
+    { format: ' questions |{bar}| {value}/{total}  F1 {f1}', noTTYOutput: true, notTTYSchedule: 5000 },
+    cliProgress.Presets.shades_classic,
+  );
   bar.start(asked.length, 0, { f1: '-' });
   for (const [i, { question, answers, article }] of asked.entries()) {
     let answer = '';

@@ -8,10 +8,14 @@ import { summarise } from './lib/text/squad-eval.js';
 import { withSquadCollection } from './lib/text/squad-collection.js';
 
 const { values } = parseArgs({
-  options: { squad: { type: 'string', default: '../shared/data/squad/dev-v1.1-part-a.json' }, limit: { type: 'string' }, rerank: { type: 'boolean', default: false } },
+  options: {
+    squad: { type: 'string', default: '../shared/data/squad/dev-v1.1-part-a.json' },
+    limit: { type: 'string' },
+    rerank: { type: 'boolean', default: false },
+  },
 });
 
-await withSquadCollection(values.squad!, async (app, questions) => {
+await withSquadCollection(values.squad, async (app, questions) => {
   const rag = await app.rag.service();
   const asked = values.limit ? questions.slice(0, Number(values.limit)) : questions;
   const w = rag.opts.semanticWeight;
@@ -23,7 +27,10 @@ await withSquadCollection(values.squad!, async (app, questions) => {
   } as const;
   const ranks: Record<string, number[]> = Object.fromEntries(Object.keys(modes).map((m) => [m, []]));
   const halves: Record<string, number[]> = {};
-  const bar = new cliProgress.SingleBar({ format: ' questions |{bar}| {value}/{total}', noTTYOutput: true, notTTYSchedule: 5000 }, cliProgress.Presets.shades_classic);
+  const bar = new cliProgress.SingleBar(
+    { format: ' questions |{bar}| {value}/{total}', noTTYOutput: true, notTTYSchedule: 5000 },
+    cliProgress.Presets.shades_classic,
+  );
   bar.start(asked.length, 0);
   const reranked = `hybrid reranked by ${app.config.RERANK_MODEL}`;
   if (values.rerank) await rag.opts.crossEncoder!(); // fails here, with the reason, when the model cannot be loaded

@@ -14,7 +14,7 @@ const passengers = {
 for (const [who, passenger] of Object.entries(passengers)) {
   for (const plot_type of ['waterfall', 'force', 'bar']) {
     const res = await app.inject({ method: 'POST', url: '/api/explain', payload: { ...passenger, plot_type } });
-    const url = res.json().explanation_image_url as string;
+    const url = res.json<{ explanation_image_url: string }>().explanation_image_url;
     const out = fromRoot(`docs/images/shap-${plot_type}-${who}.png`);
     copyFileSync(join(dataDir, 'images', url.split('/').pop()!), out);
     console.log(`wrote ${out}`);

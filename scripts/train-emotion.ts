@@ -14,7 +14,7 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '11' },
   },
 });
-const dir = join(fromRoot(values.data!), 'goemotions');
+const dir = join(fromRoot(values.data), 'goemotions');
 const seed = Number(values.seed);
 // Multi-label rows keep all their groups: the target spreads its mass over them (and either counts as right).
 const { train, test: dev } = split(readGoEmotions(dir, 'train'), 0.1, seed);
@@ -22,7 +22,7 @@ const heldOut = readGoEmotions(dir, 'dev');
 
 await trainClassifier({
   name: 'emotion',
-  outDir: fromRoot(values.out!),
+  outDir: fromRoot(values.out),
   labels: ['anger', 'disgust', 'fear', 'joy', 'neutral', 'sadness', 'surprise'],
   train,
   dev,

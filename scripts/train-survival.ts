@@ -4,9 +4,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fromRoot } from '../src/infra/paths.js';
-import { type Ensemble, type GbdtParams, predictRaw, rng, sigmoid, trainGbdt } from '../src/survival/gbdt.js';
-import { type Metrics, allMetrics, calibration } from '../src/survival/metrics.js';
-import { ensembleToOnnx } from '../src/survival/onnx-trees.js';
+import { rng } from '../src/infra/rng.js';
+import { type Ensemble, predictRaw, sigmoid } from '../src/infra/tree-ensemble.js';
+import { type GbdtParams, trainGbdt } from './lib/ml/gbdt.js';
+import { type Metrics, allMetrics, calibration } from './lib/ml/metrics.js';
+import { ensembleToOnnx } from './lib/ml/onnx-trees.js';
 import { shapValues } from '../src/survival/explain/treeshap.js';
 import { fitPreprocessor, passengerFromKaggle, toFeatures } from '../src/survival/preprocess.js';
 import { type LabelledRow, readTitanic } from './lib/titanic-data.js';
@@ -53,25 +55,32 @@ function crossValidate(rows: LabelledRow[], y: number[], foldSets: number[][], p
   const perFold: Metrics[] = [];
   const oof = new Array<number>(rows.length);
   for (const [rep, folds] of foldSets.entries())
-  for (let f = 0; f < 5; f++) {
-    const trainIdx = rows.map((_, i) => i).filter((i) => folds[i] !== f);
-    const testIdx = rows.map((_, i) => i).filter((i) => folds[i] === f);
-    const trainRows = trainIdx.map((i) => rows[i]!);
-    // The preprocessor (fare table, age medians) is fitted inside the fold, like everything else.
-    const { params: pre } = features(trainRows, trainRows);
-    const Xtr = trainRows.map((r) => toFeatures(pre, passengerFromKaggle(pre, r)));
-    const model = trainGbdt(Xtr, trainIdx.map((i) => y[i]!), params);
-    const p = testIdx.map((i) => sigmoid(predictRaw(model, toFeatures(pre, passengerFromKaggle(pre, rows[i]!)))));
-    // Out-of-fold probabilities of the first repeat feed the calibration table.
-    if (rep === 0) testIdx.forEach((i, k) => (oof[i] = p[k]!));
-    perFold.push(allMetrics(testIdx.map((i) => y[i]!), p));
-  }
+    for (let f = 0; f < 5; f++) {
+      const trainIdx = rows.map((_, i) => i).filter((i) => folds[i] !== f);
+      const testIdx = rows.map((_, i) => i).filter((i) => folds[i] === f);
+      const trainRows = trainIdx.map((i) => rows[i]!);
+      // The preprocessor (fare table, age medians) is fitted inside the fold, like everything else.
+      const { params: pre } = features(trainRows, trainRows);
+      const Xtr = trainRows.map((r) => toFeatures(pre, passengerFromKaggle(pre, r)));
+      const model = trainGbdt(
+        Xtr,
+        trainIdx.map((i) => y[i]!),
+        params,
+      );
+      const p = testIdx.map((i) => sigmoid(predictRaw(model, toFeatures(pre, passengerFromKaggle(pre, rows[i]!)))));
+      // Out-of-fold probabilities of the first repeat feed the calibration table.
+      if (rep === 0) testIdx.forEach((i, k) => (oof[i] = p[k]!));
+      perFold.push(
+        allMetrics(
+          testIdx.map((i) => y[i]!),
+          p,
+        ),
+      );
+    }
   const keys = ['accuracy', 'roc_auc', 'log_loss', 'brier'] as const;
   const k = perFold.length;
   const mean = Object.fromEntries(keys.map((m) => [m, perFold.reduce((s, f) => s + f[m], 0) / k])) as unknown as Metrics;
-  const sd = Object.fromEntries(
-    keys.map((m) => [m, Math.sqrt(perFold.reduce((s, f) => s + (f[m] - mean[m]) ** 2, 0) / (k - 1))]),
-  ) as unknown as Metrics;
+  const sd = Object.fromEntries(keys.map((m) => [m, Math.sqrt(perFold.reduce((s, f) => s + (f[m] - mean[m]) ** 2, 0) / (k - 1))])) as unknown as Metrics;
   return { params, mean, sd, oof };
 }
 
@@ -80,17 +89,14 @@ function grid(): GbdtParams[] {
   for (const maxDepth of [2, 3, 4])
     for (const nTrees of [100, 200, 300])
       for (const minChildWeight of [1, 3])
-        for (const lambda of [1, 5])
-          out.push({ nTrees, maxDepth, learningRate: 0.05, minChildWeight, lambda, gamma: 0, subsample: 0.8, colsample: 0.8, seed });
+        for (const lambda of [1, 5]) out.push({ nTrees, maxDepth, learningRate: 0.05, minChildWeight, lambda, gamma: 0, subsample: 0.8, colsample: 0.8, seed });
   return out;
 }
 
-
-const fmt = (m: Metrics) =>
-  `acc ${m.accuracy.toFixed(4)}  auc ${m.roc_auc.toFixed(4)}  logloss ${m.log_loss.toFixed(4)}  brier ${m.brier.toFixed(4)}`;
+const fmt = (m: Metrics) => `acc ${m.accuracy.toFixed(4)}  auc ${m.roc_auc.toFixed(4)}  logloss ${m.log_loss.toFixed(4)}  brier ${m.brier.toFixed(4)}`;
 
 function main() {
-  const dataPath = fromRoot(args.data!);
+  const dataPath = fromRoot(args.data);
   const { rows, sha256 } = readTitanic(dataPath);
   const y = rows.map((r) => {
     if (r.Survived !== 0 && r.Survived !== 1) throw new Error(`row ${r.PassengerId}: Survived must be 0 or 1`);
@@ -121,7 +127,7 @@ function main() {
 
   const { params: pre, X } = features(rows, rows);
   const model: Ensemble = trainGbdt(X, y, chosen.params);
-  const out = fromRoot(args.out!);
+  const out = fromRoot(args.out);
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, 'model.onnx'), ensembleToOnnx(model, { featureNames: pre.features, version: MODEL_VERSION }));
   writeFileSync(join(out, 'preprocessor.json'), `${JSON.stringify(pre, null, 2)}\n`);
@@ -131,9 +137,7 @@ function main() {
   const globalImportance = Object.fromEntries(
     pre.features.map((f, i) => [f, Math.round((totals[i]! / X.length) * 1e6) / 1e6] as const).sort((a, b) => b[1] - a[1]),
   );
-  const trainedAt = process.env.SOURCE_DATE_EPOCH
-    ? new Date(Number(process.env.SOURCE_DATE_EPOCH) * 1000)
-    : new Date();
+  const trainedAt = process.env.SOURCE_DATE_EPOCH ? new Date(Number(process.env.SOURCE_DATE_EPOCH) * 1000) : new Date();
   const card = {
     name: 'titanic-survival-gbdt',
     version: MODEL_VERSION,

@@ -1,9 +1,12 @@
 // buildApp(): infrastructure plugins, then the domains in a fixed order, then the error and 404 handlers.
+import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import formbody from '@fastify/formbody';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { type Config, ensureDataDirs, loadConfig } from './infra/config.js';
+import database, { type DatabaseOptions } from './infra/database.js';
 import errors from './infra/errors.js';
+import workers from './infra/worker-pool.js';
 import health from './infra/health.js';
 import httpExtras from './infra/http-extras.js';
 import { createLogger, requestLog } from './infra/logging.js';
@@ -11,10 +14,10 @@ import staticFiles from './infra/static-files.js';
 import swagger from './infra/swagger.js';
 import type { ContextOptions } from './movies/context.js';
 import type { CanvasModule } from './survival/plots/draw.js';
-import movies from './movies/routes.js';
+import movies from './movies/plugin.js';
 import text, { type TextOptions } from './text/plugin.js';
 import rag from './text/rag/plugin.js';
-import survival from './survival/routes.js';
+import survival from './survival/plugin.js';
 import pages, { renderNotFound } from './web/pages.js';
 import predictionPages from './web/prediction.js';
 import sentimentPages from './web/sentiment.js';
@@ -32,25 +35,37 @@ export interface BuildOptions {
   deps?: { loadCanvas?: () => Promise<CanvasModule> };
   /** Text analysis wiring (tests replace the model loader). */
   text?: TextOptions;
-  /** Movie collection wiring (tests give a schema, a fake clock, a fast sleep). */
+  /** The database's schema (tests isolate themselves in one). */
+  database?: DatabaseOptions;
+  /** Movie collection wiring (tests give a fake clock, a fast sleep). */
   movies?: ContextOptions;
   /** Extra plugins registered after the domains (tests use this for probe routes). */
   plugins?: ((app: FastifyInstance) => Promise<void>)[];
 }
 
 export async function buildApp(opts: BuildOptions = {}) {
-  const config = opts.config
-    ? { ...opts.config, ...opts.overrides }
-    : loadConfig(opts.overrides ? { overrides: opts.overrides } : {});
+  const config = opts.config ? { ...opts.config, ...opts.overrides } : loadConfig(opts.overrides ? { overrides: opts.overrides } : {});
   const { imagesDir } = ensureDataDirs(config);
 
   const app = Fastify({
     ...(opts.logger === false ? { logger: false } : { loggerInstance: createLogger(config, opts.logStream) }),
     bodyLimit: config.BODY_LIMIT_BYTES,
+    // Slow or stalled clients are cut off: headers, then the whole request; idle keep-alive connections close.
+    requestTimeout: config.REQUEST_TIMEOUT_MS,
+    keepAliveTimeout: config.KEEP_ALIVE_TIMEOUT_MS,
+    http: {
+      headersTimeout: Math.min(config.HEADERS_TIMEOUT_MS, config.REQUEST_TIMEOUT_MS),
+      // Node checks these timeouts on an interval (30 s by default): often enough that they mean what they say.
+      connectionsCheckingInterval: Math.min(1000, config.HEADERS_TIMEOUT_MS),
+    },
     // Our request-log plugin writes one richer line per request instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: false,
+    // A hop count trusts that many proxies in front (what proxy-addr does with a number; Fastify's types want a function).
+    trustProxy: typeof config.TRUST_PROXY === 'number' ? trustHops(config.TRUST_PROXY) : config.TRUST_PROXY,
     return503OnClosing: true,
+    // A request id from the caller (a proxy or another service) is kept when it is a plain token; otherwise a UUID.
+    requestIdHeader: false,
+    genReqId: (req) => incomingRequestId(req.headers['x-request-id']) ?? randomUUID(),
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -63,18 +78,21 @@ export async function buildApp(opts: BuildOptions = {}) {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.header('x-request-id', request.id);
     if (closing) reply.header('connection', 'close');
     return payload;
   });
 
-  await app.register(requestLog);
+  await app.register(requestLog, { logText: config.LOG_TEXT });
   await app.register(errors, { exposeInternals: config.APP_DEBUG, renderNotFoundPage: renderNotFound });
   await app.register(swagger);
   await app.register(httpExtras, { config });
   await app.register(formbody);
-  await app.register(staticFiles, { imagesDir });
+  await app.register(staticFiles);
   await app.register(health);
+  await app.register(database, opts.database ?? {});
+  await app.register(workers);
   await app.register(pages);
 
   // Domains, in a fixed order.
@@ -89,6 +107,13 @@ export async function buildApp(opts: BuildOptions = {}) {
   for (const plugin of opts.plugins ?? []) await app.register(plugin);
   await app.ready();
   return app;
+}
+
+const trustHops = (n: number) => (_address: string, hop: number) => hop < n;
+
+/** An incoming X-Request-Id worth keeping: one header, 1-128 characters of a conservative set (nothing a log could choke on). */
+export function incomingRequestId(header: string | string[] | undefined): string | null {
+  return typeof header === 'string' && /^[A-Za-z0-9._~:@+=/-]{1,128}$/.test(header) ? header : null;
 }
 
 export type App = Awaited<ReturnType<typeof buildApp>>;

@@ -1,7 +1,9 @@
-// Entry point: read config, build the app, listen, and close with grace on SIGTERM/SIGINT.
+// Entry point: read config, claim the data directory, build the app, listen, and close with grace on SIGTERM/SIGINT.
+import { join } from 'node:path';
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './infra/config.js';
+import { ConfigError, ensureDataDirs, loadConfig } from './infra/config.js';
+import { DirLock, DirLockedError } from './infra/dir-lock.js';
 
 async function main() {
   let config;
@@ -14,17 +16,36 @@ async function main() {
     }
     throw err;
   }
+  // One service per data directory. The lock also tells the command-line tools where this service answers, so that
+  // they ask it to do their work instead of opening its database and vector store beside it.
+  let serviceLock: DirLock;
+  try {
+    serviceLock = await DirLock.acquire(join(ensureDataDirs(config).dataDir, 'service'), 'service');
+  } catch (err) {
+    if (err instanceof DirLockedError) {
+      const where = err.owner.url ? ` at ${err.owner.url}` : '';
+      process.stderr.write(
+        `Another service (pid ${err.owner.pid}${where}) already runs on DATA_DIR=${config.DATA_DIR}: stop it, or give this one another DATA_DIR.\n`,
+      );
+      process.exit(75); // EX_TEMPFAIL
+    }
+    throw err;
+  }
   const app = await buildApp({ config });
 
   closeWithGrace({ delay: config.SHUTDOWN_TIMEOUT_MS }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
     else app.log.info({ signal }, 'shutting down: finishing in-flight requests');
     await app.close();
+    serviceLock.release();
     app.log.info('closed');
   });
 
   await app.listen({ port: config.PORT, host: config.HOST });
-  // The collection database opens (and migrates) after the port is up: PGlite's first start takes seconds.
+  const { port } = app.server.address() as { port: number };
+  const host = ['0.0.0.0', '::', ''].includes(config.HOST) ? '127.0.0.1' : config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
+  serviceLock.update({ url: `http://${host}:${port}` });
+  // The database and the document index open after the port is up: PGlite's first start takes seconds.
   app.movies.start().catch((err: unknown) => app.log.error({ err }, 'movie collection unavailable'));
   app.rag.start().catch((err: unknown) => app.log.error({ err }, 'document search unavailable'));
 }

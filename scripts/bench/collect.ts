@@ -69,12 +69,19 @@ for (const service of ['catalog', 'ratings'] as const) {
   for (let i = 0; i < runs; i++) {
     const r = await rateRun(service);
     results.push(r);
-    console.log(`${service} run ${i + 1}: limit ${r.rps}/s, steady ${r.steady.toFixed(3)}/s (${((r.steady / r.rps) * 100).toFixed(1)}%), most in any 1 s window ${r.maxWindow}`);
+    console.log(
+      `${service} run ${i + 1}: limit ${r.rps}/s, steady ${r.steady.toFixed(3)}/s (${((r.steady / r.rps) * 100).toFixed(1)}%), most in any 1 s window ${r.maxWindow}`,
+    );
   }
   const s = median(results.map((r) => r.steady));
-  rows.push(`| ${service} rate, ${N} requests, 50 ms latency | limit ${results[0]!.rps}/s | ${s.toFixed(3)}/s (${((s / results[0]!.rps) * 100).toFixed(1)}% of limit; max ${Math.max(...results.map((r) => r.maxWindow))} in any 1 s) |`);
+  rows.push(
+    `| ${service} rate, ${N} requests, 50 ms latency | limit ${results[0]!.rps}/s | ${s.toFixed(3)}/s (${((s / results[0]!.rps) * 100).toFixed(1)}% of limit; max ${Math.max(...results.map((r) => r.maxWindow))} in any 1 s) |`,
+  );
 }
-const backends: [string, string | undefined][] = [['PGlite', undefined], ...(process.env.DATABASE_URL ? [['PostgreSQL', process.env.DATABASE_URL] as [string, string]] : [])];
+const backends: [string, string | undefined][] = [
+  ['PGlite', undefined],
+  ...(process.env.DATABASE_URL ? [['PostgreSQL', process.env.DATABASE_URL] as [string, string]] : []),
+];
 for (const [name, url] of backends) {
   const results = [];
   for (let i = 0; i < runs; i++) {
@@ -82,6 +89,8 @@ for (const [name, url] of backends) {
     results.push(r);
     console.log(`${name} upsert run ${i + 1}: insert ${r.insert.toFixed(0)} ms, update ${r.update.toFixed(0)} ms`);
   }
-  rows.push(`| upsert 10,000 movies on ${name} | target ${name === 'PGlite' ? '3' : '1'} s | insert ${median(results.map((r) => r.insert)).toFixed(0)} ms, update ${median(results.map((r) => r.update)).toFixed(0)} ms |`);
+  rows.push(
+    `| upsert 10,000 movies on ${name} | target ${name === 'PGlite' ? '3' : '1'} s | insert ${median(results.map((r) => r.insert)).toFixed(0)} ms, update ${median(results.map((r) => r.update)).toFixed(0)} ms |`,
+  );
 }
 console.log(`\n| measure | target | median of ${runs} runs |\n|---|---|---|\n${rows.join('\n')}`);

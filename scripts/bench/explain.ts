@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { fromRoot } from '../../src/infra/paths.js';
 import { shapValues } from '../../src/survival/explain/treeshap.js';
-import { ensembleFromOnnx } from '../../src/survival/onnx-trees.js';
+import { ensembleFromOnnx } from '../../src/infra/tree-ensemble.js';
 import { type PreprocessorParams, toFeatures } from '../../src/survival/preprocess.js';
 import { load, median, percentile, startService } from './lib.js';
 
@@ -47,7 +47,14 @@ async function main() {
     const rps: number[] = [];
     for (let i = 0; i < runs; i++) {
       // One connection: the latency of a single user's request, not of a queue.
-      const r = await load({ url: `${service.url}/api/explain`, method: 'POST', body, headers: { 'content-type': 'application/json' }, connections: 1, duration: Number(values.duration) });
+      const r = await load({
+        url: `${service.url}/api/explain`,
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json' },
+        connections: 1,
+        duration: Number(values.duration),
+      });
       p50s.push(r.p50);
       p99s.push(r.p99);
       rps.push(r.rps);

@@ -1,6 +1,6 @@
 // Shared benchmark helpers: start the built service as a child process, drive it with autocannon, report medians.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -10,6 +10,8 @@ import { PROJECT_ROOT } from '../../src/infra/paths.js';
 export interface Service {
   url: string;
   child: ChildProcess;
+  /** The service's temporary DATA_DIR, removed by stop(). */
+  dataDir: string;
   stop(): Promise<void>;
 }
 
@@ -20,9 +22,10 @@ export const MALLOC_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_TRIM_THRESHOLD_: '1310
 export async function startService(env: Record<string, string> = {}): Promise<Service> {
   execFileSync('npm', ['run', '-s', 'build'], { cwd: PROJECT_ROOT, stdio: 'inherit' });
   const port = 20000 + Math.floor(Math.random() * 20000);
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-'));
   const child = spawn(process.execPath, ['dist/src/server.js'], {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, ...MALLOC_ENV, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-')), ...env },
+    env: { ...process.env, ...MALLOC_ENV, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -36,9 +39,13 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
   return {
     url,
     child,
+    dataDir,
     stop: async () => {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await new Promise((r) => child.once('exit', r));
+      }
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
@@ -92,7 +99,11 @@ export function percentile(xs: number[], q: number): number {
 /** One JSON POST, timed to the last byte of the answer; a non-2xx answer stops the benchmark. */
 export async function timedPost(url: string, body: unknown): Promise<number> {
   const t = performance.now();
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`${url}: status ${res.status}: ${await res.text()}`);
   await res.arrayBuffer();
   return performance.now() - t;

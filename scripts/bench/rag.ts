@@ -1,5 +1,7 @@
 // npm run bench:rag: full indexing time and POST /rag/search and /rag/ask latency on the sample collection
-// (sequential requests to the built service).
+// (sequential requests to the built service), and search latency with and without the shared-generation check
+// (RAG_SYNC_INTERVAL_MS). Writes docs/results/bench-rag.json.
+import { writeResults } from '../lib/results.js';
 import { percentile, settled, startService, timedPost } from './lib.js';
 
 const QUERIES = [
@@ -13,22 +15,29 @@ const QUERIES = [
   'unemployment and the economic depression',
 ];
 
+/** Three runs of 200 sequential requests after one warm-up pass; the median run's p50 and p99. */
+const measure = async (name: string, url: string, bodies: unknown[]) => {
+  for (const b of bodies) await timedPost(url, b);
+  const runs: { p50: number; p99: number }[] = [];
+  for (let run = 0; run < 3; run++) {
+    const times: number[] = [];
+    for (let i = 0; i < 200; i++) times.push(await timedPost(url, bodies[i % bodies.length]));
+    runs.push({ p50: percentile(times, 0.5), p99: percentile(times, 0.99) });
+    console.log(`${name} run ${run + 1}: p50 ${runs.at(-1)!.p50.toFixed(1)} ms  p99 ${runs.at(-1)!.p99.toFixed(1)} ms`);
+  }
+  const med = (k: 'p50' | 'p99') =>
+    runs
+      .map((r) => r[k])
+      .sort((a, b) => a - b)[1]!
+      .toFixed(1);
+  return { p50: med('p50'), p99: med('p99') };
+};
+const searches = QUERIES.map((query) => ({ query, top_k: 5 }));
+
 const service = await startService({ RAG_INDEX_ON_START: 'true' });
+let results: Record<string, unknown>;
 try {
   await settled(service.url); // the start-up index of the sample collection has finished
-  /** Three runs of 200 sequential requests after one warm-up pass; the median run's p50 and p99. */
-  const measure = async (name: string, url: string, bodies: unknown[]) => {
-    for (const b of bodies) await timedPost(url, b);
-    const runs: { p50: number; p99: number }[] = [];
-    for (let run = 0; run < 3; run++) {
-      const times: number[] = [];
-      for (let i = 0; i < 200; i++) times.push(await timedPost(url, bodies[i % bodies.length]));
-      runs.push({ p50: percentile(times, 0.5), p99: percentile(times, 0.99) });
-      console.log(`${name} run ${run + 1}: p50 ${runs.at(-1)!.p50.toFixed(1)} ms  p99 ${runs.at(-1)!.p99.toFixed(1)} ms`);
-    }
-    const med = (k: 'p50' | 'p99') => runs.map((r) => r[k]).sort((a, b) => a - b)[1]!.toFixed(1);
-    return { p50: med('p50'), p99: med('p99') };
-  };
   // Full re-index of the sample collection (chunks and their sentences), three times.
   const indexing: number[] = [];
   for (let run = 0; run < 3; run++) {
@@ -39,12 +48,49 @@ try {
     console.log(`index run ${run + 1}: ${r.documents} files, ${r.chunks_added} chunks in ${(r.duration_ms / 1000).toFixed(2)} s`);
   }
   const stats = (await (await fetch(`${service.url}/rag/stats`)).json()) as { documents: number; chunks: number; sentence_vectors: number };
-  const search = await measure('search', `${service.url}/rag/search`, QUERIES.map((query) => ({ query, top_k: 5 })));
-  const ask = await measure('ask', `${service.url}/rag/ask`, QUERIES.map((q) => ({ question: q.endsWith('?') ? q : `What was said about ${q}?` })));
-  console.log('\n| request (sample collection) | p50 | p99 | target |\n|---|---|---|---|');
-  console.log(`| POST /rag/index {"full": true}: ${stats.documents} files, ${stats.chunks} chunks, ${stats.sentence_vectors} sentences | ${(indexing.sort((a, b) => a - b)[1]! / 1000).toFixed(2)} s | - | <= 30 s |`);
-  console.log(`| POST /rag/search, top_k 5 | ${search.p50} ms | ${search.p99} ms | p50 <= 30 ms |`);
-  console.log(`| POST /rag/ask, no LLM | ${ask.p50} ms | ${ask.p99} ms | p50 <= 60 ms |`);
+  const search = await measure('search', `${service.url}/rag/search`, searches);
+  const ask = await measure(
+    'ask',
+    `${service.url}/rag/ask`,
+    QUERIES.map((q) => ({ question: q.endsWith('?') ? q : `What was said about ${q}?` })),
+  );
+  results = { stats, indexing_ms: indexing.sort((a, b) => a - b), search, ask };
 } finally {
   await service.stop();
+}
+
+// The generation check (another replica may have re-indexed) costs one Chroma request per interval: the same searches
+// with it effectively off (once an hour) and on every search.
+const sync: Record<string, { p50: string; p99: string }> = { '1000 (default)': results.search as { p50: string; p99: string } };
+for (const [label, interval] of [
+  ['3600000 (off)', '3600000'],
+  ['0 (every search)', '0'],
+] as const) {
+  const other = await startService({ RAG_INDEX_ON_START: 'true', RAG_SYNC_INTERVAL_MS: interval });
+  try {
+    await settled(other.url);
+    sync[label] = await measure(`search, RAG_SYNC_INTERVAL_MS=${interval}`, `${other.url}/rag/search`, searches);
+  } finally {
+    await other.stop();
+  }
+}
+results.search_by_sync_interval = sync;
+const file = writeResults('bench-rag', results);
+{
+  const { stats, indexing_ms, search, ask } = results as {
+    stats: { documents: number; chunks: number; sentence_vectors: number };
+    indexing_ms: number[];
+    search: { p50: string; p99: string };
+    ask: { p50: string; p99: string };
+  };
+  const indexing = indexing_ms;
+  console.log(`\n${file}`);
+  console.log('\n| request (sample collection) | p50 | p99 | target |\n|---|---|---|---|');
+  console.log(
+    `| POST /rag/index {"full": true}: ${stats.documents} files, ${stats.chunks} chunks, ${stats.sentence_vectors} sentences | ${(indexing.sort((a, b) => a - b)[1]! / 1000).toFixed(2)} s | - | <= 30 s |`,
+  );
+  console.log(`| POST /rag/search, top_k 5 | ${search.p50} ms | ${search.p99} ms | p50 <= 30 ms |`);
+  console.log(`| POST /rag/ask, no LLM | ${ask.p50} ms | ${ask.p99} ms | p50 <= 60 ms |`);
+  console.log('\n| POST /rag/search by RAG_SYNC_INTERVAL_MS | p50 | p99 |\n|---|---|---|');
+  for (const [label, r] of Object.entries(sync)) console.log(`| ${label} | ${r.p50} ms | ${r.p99} ms |`);
 }

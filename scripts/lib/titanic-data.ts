@@ -13,7 +13,7 @@ const num = (s: string | undefined) => (s === undefined || s.trim() === '' ? nul
 
 export function readTitanic(path: string): { rows: LabelledRow[]; sha256: string } {
   const text = readFileSync(path);
-  const records = parse(text, { columns: true, skip_empty_lines: true }) as Record<string, string>[];
+  const records = parse<Record<string, string>>(text, { columns: true, skip_empty_lines: true });
   const rows = records.map((r) => {
     if (r.Sex !== 'male' && r.Sex !== 'female') throw new Error(`${path}: bad Sex "${r.Sex}"`);
     const embarked = r.Embarked?.trim() ? (r.Embarked.trim() as 'S' | 'C' | 'Q') : null;

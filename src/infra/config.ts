@@ -21,8 +21,29 @@ const intIn = (min: number, max: number) => z.coerce.number().int().min(min).max
 
 /** Comma-separated list in the environment, a YAML list in files. */
 const ListSchema = z.preprocess(
-  (v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : v),
+  (v) =>
+    typeof v === 'string'
+      ? v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : v,
   z.array(z.string()),
+);
+
+/** Fastify's trustProxy: a boolean, a hop count, or a list of addresses and CIDR ranges. */
+const TrustProxySchema = z.preprocess(
+  (v) => {
+    if (typeof v !== 'string') return v;
+    const s = v.trim();
+    if (/^(true|false|yes|no|on|off|)$/i.test(s)) return /^(true|yes|on)$/i.test(s);
+    if (/^\d+$/.test(s)) return Number(s) === 0 ? false : Number(s);
+    return s
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean);
+  },
+  z.union([z.boolean(), z.int().min(1).max(100), z.array(z.string().regex(/^[0-9a-fA-F:.]+(\/\d{1,3})?$/, 'expected an IP address or CIDR range'))]),
 );
 
 export const ConfigSchema = z
@@ -31,6 +52,7 @@ export const ConfigSchema = z
     HOST: z.string().min(1).default('0.0.0.0').describe('Interface to bind'),
     APP_ENV: z.enum(['development', 'production']).default('production').describe('Deployment environment'),
     APP_DEBUG: BoolSchema.default(false).describe('Debug mode (error details in 5xx bodies); refused in production'),
+    LOG_TEXT: BoolSchema.default(false).describe("Log users' free text (sentiment texts, questions, search queries) as it is; off: its length and a hash"),
     LOG_LEVEL: z
       .preprocess(
         (v) => (typeof v === 'string' ? (LOG_LEVEL_ALIASES[v.toLowerCase()] ?? v.toLowerCase()) : v),
@@ -40,22 +62,43 @@ export const ConfigSchema = z
       .describe('Log level, case-insensitive (DEBUG, INFO, WARNING, ERROR, ...)'),
     DATA_DIR: z.string().min(1).default('./data').describe('Writable folder for the database, vector store and images'),
     MODEL_PATH: z.string().min(1).default('models/survival/model.onnx').describe('Survival model (ONNX)'),
-    PREPROCESSOR_PATH: z
-      .string()
-      .min(1)
-      .default('models/survival/preprocessor.json')
-      .describe('Survival preprocessor (JSON)'),
-    BODY_LIMIT_BYTES: intIn(1024, 100 * 1024 * 1024).default(1024 * 1024).describe('Largest accepted request body'),
+    PREPROCESSOR_PATH: z.string().min(1).default('models/survival/preprocessor.json').describe('Survival preprocessor (JSON)'),
+    BODY_LIMIT_BYTES: intIn(1024, 100 * 1024 * 1024)
+      .default(1024 * 1024)
+      .describe('Largest accepted request body'),
     SHUTDOWN_TIMEOUT_MS: intIn(100, 600_000).default(10_000).describe('Grace period for in-flight requests on shutdown'),
+    HEADERS_TIMEOUT_MS: intIn(1000, 600_000).default(10_000).describe("Longest wait for a request's headers (slow clients are cut off)"),
+    REQUEST_TIMEOUT_MS: intIn(1000, 3_600_000).default(30_000).describe('Longest wait for a whole request, headers and body'),
+    KEEP_ALIVE_TIMEOUT_MS: intIn(1000, 600_000)
+      .default(72_000)
+      .describe('How long an idle keep-alive connection stays open (above a load balancer idle timeout, often 60 s)'),
     METRICS_ENABLED: BoolSchema.default(true).describe('Serve Prometheus metrics at /metrics'),
     RATE_LIMIT_MAX: intIn(0, 1_000_000).default(0).describe('Requests per window per client; 0 turns rate limiting off'),
     RATE_LIMIT_WINDOW_MS: intIn(1, 86_400_000).default(60_000).describe('Rate-limit window'),
     CORS_ORIGINS: ListSchema.default([]).describe('Allowed CORS origins, comma-separated; empty turns CORS off'),
+    TRUST_PROXY: TrustProxySchema.default(false).describe(
+      'Behind a proxy: true (trust every hop), a hop count, or comma-separated proxy addresses/CIDRs; the client address then comes from X-Forwarded-For',
+    ),
+    ADMIN_TOKEN: z
+      .string()
+      .min(16, 'use at least 16 characters')
+      .optional()
+      .describe('Bearer token for the operator routes (secret); without it they answer loopback clients only'),
+    WORKER_THREADS: intIn(1, 256)
+      .optional()
+      .describe('Worker threads for CPU-bound steps (plots, question answering, long texts, topics); default: cores - 1, at least 1'),
+    WORKER_QUEUE_MAX: intIn(1, 100_000).default(64).describe('Tasks that may wait for a worker; beyond, requests get 503 with Retry-After'),
+    MAX_EVENT_LOOP_DELAY_MS: intIn(0, 60_000)
+      .default(1000)
+      .describe('Answer 503 with Retry-After while the event loop lags more than this (0 = off); /live, /health and /ready always answer'),
     IMAGES_MAX_COUNT: intIn(1, 1_000_000).default(500).describe('Most explanation images kept on disk'),
     IMAGES_MAX_AGE_S: intIn(1, 31_536_000).default(86_400).describe('Explanation images older than this are deleted'),
     DATABASE_URL: z.string().optional().describe('PostgreSQL URL; without it an embedded PGlite under DATA_DIR/pglite'),
     COLLECTION_CONFIG: z.string().default('config/collection.yaml').describe('Movie collection settings file'),
     COLLECTION_CRON: z.string().optional().describe('Cron expression for the in-process collection run; empty = off'),
+    COLLECTION_SCHEDULER: BoolSchema.default(true).describe(
+      'Run the collection schedule in this process; set false on all replicas but one (the run itself is exclusive anyway)',
+    ),
     CATALOG_BASE_URL: z.url().optional().describe('Catalog (TMDB-shaped) API base URL'),
     CATALOG_API_KEY: z.string().optional().describe('Catalog API key, sent as a bearer token (secret)'),
     RATINGS_BASE_URL: z.url().optional().describe('Ratings (OMDb-shaped) API base URL'),
@@ -63,16 +106,28 @@ export const ConfigSchema = z
     LLM_PROVIDER: z.enum(['gemini', 'openai', 'anthropic']).default('gemini').describe('LLM provider'),
     LLM_API_KEY: z.string().optional().describe('LLM provider key (secret); without it the fallbacks apply'),
     LLM_MODEL_NAME: z.string().optional().describe('LLM model id; default per provider'),
-    LLM_MAX_OUTPUT_TOKENS: intIn(1, 100_000).default(2000).describe('LLM output token limit'),
+    LLM_MAX_OUTPUT_TOKENS: intIn(1, 100_000).default(2000).describe('LLM output token limit (answers; the default of the per-purpose limits)'),
+    LLM_MAX_OUTPUT_TOKENS_SENTIMENT: intIn(1, 100_000).optional().describe('Output token limit of the sentiment interpretation; unset = LLM_MAX_OUTPUT_TOKENS'),
+    LLM_MAX_OUTPUT_TOKENS_REWRITE: intIn(1, 100_000).optional().describe('Output token limit of the question rewrite; unset = LLM_MAX_OUTPUT_TOKENS'),
+    LLM_THINKING: z
+      .enum(['off', 'low', 'medium', 'high'])
+      .default('off')
+      .describe("Thinking / reasoning: off (or the model's lowest level where it cannot be turned off), low, medium or high"),
     LLM_BASE_URL: z.url().optional().describe('Provider base URL with its version path (OpenAI-compatible servers too)'),
     LLM_TIMEOUT_MS: intIn(100, 600_000).default(15_000).describe('LLM call timeout'),
+    HF_ENDPOINT: z.url().default('https://huggingface.co').describe('Hugging Face Hub (or mirror) that Hub model ids are downloaded from'),
+    MODEL_CACHE_DIR: z.string().optional().describe('Writable folder for downloaded Hub models; unset = DATA_DIR/models'),
     SENTIMENT_MODEL: z.string().default('models/text/sentiment').describe('Sentiment model: local directory or Hub id'),
     EMOTION_MODEL: z.string().default('models/text/emotion').describe('Emotion model: local directory or Hub id'),
     TEXT_MODELS_EAGER: BoolSchema.default(false).describe('Load the sentiment models at start-up instead of on first use'),
     SENTIMENT_MAX_CHARS: intIn(1, 10_000_000).default(200_000).describe('Longest text /analyze/sentiment accepts'),
     CHROMA_URL: z.url().optional().describe('Chroma server; without it the service runs its own under DATA_DIR/chroma'),
     DOCS_DIR: z.string().default('docs/sample-collection').describe('Folder of .txt documents for question answering'),
-    RAG_COLLECTION: z.string().regex(/^[a-zA-Z0-9][a-zA-Z0-9._-]{1,62}$/).default('documents').describe('Chroma collection name'),
+    RAG_COLLECTION: z
+      .string()
+      .regex(/^[a-zA-Z0-9][a-zA-Z0-9._-]{1,62}$/)
+      .default('documents')
+      .describe('Chroma collection name'),
     EMBEDDING_MODEL: z.string().default('models/text/embedder').describe('Sentence embedder: local directory or Hub id'),
     RAG_SEMANTIC_WEIGHT: z.coerce.number().min(0).max(1).default(0.7).describe('Weight of semantic similarity in hybrid search'),
     RAG_SCORE_NORMALISATION: z
@@ -82,9 +137,22 @@ export const ConfigSchema = z
     RERANK_MODEL: z
       .string()
       .default('Xenova/ms-marco-MiniLM-L-6-v2')
-      .describe('Cross-encoder for /rag/search {"rerank": true}: Hub id or local directory; loaded on first use'),
+      .describe('Cross-encoder for /rag/search {"rerank": true} and RAG_RERANK: Hub id or local directory; loaded on first use'),
+    RAG_RERANK: BoolSchema.default(false).describe('Rerank the retrieved passages of /rag/ask with RERANK_MODEL before the relevance filter'),
+    READER_MODEL: z
+      .string()
+      .optional()
+      .describe('Extractive question-answering model (transformers.js question-answering, Hub id or local directory); unset = none'),
     RAG_INDEX_ON_START: BoolSchema.default(true).describe('Index DOCS_DIR at start-up when the collection is empty'),
-    RAG_MIN_SEMANTIC: z.coerce.number().min(-1).max(1).default(0.5).describe('Guardrail 2: a chunk is relevant from this cosine similarity (of its best-matching sentence)'),
+    RAG_SYNC_INTERVAL_MS: intIn(0, 3_600_000)
+      .default(1000)
+      .describe('How often a search checks whether another process re-indexed (then the in-memory index reloads); 0 = every search'),
+    RAG_MIN_SEMANTIC: z.coerce
+      .number()
+      .min(-1)
+      .max(1)
+      .default(0.5)
+      .describe('Guardrail 2: a chunk is relevant from this cosine similarity (of its best-matching sentence)'),
     RAG_MIN_BM25: z.coerce.number().min(0).default(3).describe('Guardrail 2: ... or from this BM25 score'),
     RAG_GROUNDING_THRESHOLD: z.coerce.number().min(0).max(1).default(0.5).describe('Guardrail 3: answers grounded below this are flagged'),
     RAG_LLM_REWRITE: BoolSchema.default(false).describe('Let the LLM rewrite questions (discarded when it drifts)'),
@@ -136,8 +204,7 @@ export function loadConfig(opts: LoadConfigOptions = {}): Config {
   // Real environment beats .env, which beats YAML.
   const fromDotenv = dotenvFile && existsSync(dotenvFile) ? parseDotenv(readFileSync(dotenvFile)) : {};
   const env = { ...fromDotenv, ...(opts.env ?? process.env) };
-  const pick = (src: Record<string, unknown>) =>
-    Object.fromEntries(Object.entries(src).filter(([k, v]) => KEYS.has(k) && v !== undefined));
+  const pick = (src: Record<string, unknown>) => Object.fromEntries(Object.entries(src).filter(([k, v]) => KEYS.has(k) && v !== undefined));
 
   const appEnv = (env.APP_ENV ?? readYaml(join(configDir, 'default.yaml')).APP_ENV ?? 'production') as string;
   if (!/^[a-z]+$/.test(appEnv)) throw new ConfigError(`APP_ENV: invalid value "${appEnv}"`);
@@ -169,7 +236,5 @@ export function ensureDataDirs(config: Config): { dataDir: string; imagesDir: st
 
 /** The settings with anything secret-looking masked, for logs and the health endpoint. */
 export function describeConfig(config: Config): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(config).map(([k, v]) => [k, /KEY|SECRET|TOKEN|PASSWORD|DATABASE_URL/.test(k) ? '[redacted]' : v]),
-  );
+  return Object.fromEntries(Object.entries(config).map(([k, v]) => [k, /KEY|SECRET|TOKEN|PASSWORD|DATABASE_URL/.test(k) ? '[redacted]' : v]));
 }

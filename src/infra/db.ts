@@ -1,11 +1,12 @@
 // One small SQL interface over PostgreSQL (pg) or an embedded PGlite directory, with the same migrations.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import Postgrator from 'postgrator';
+import { DirLock, currentCommand } from './dir-lock.js';
 import { fromRoot } from './paths.js';
 
 export interface QueryResult<T> {
@@ -21,15 +22,20 @@ export interface Db extends Queryable {
   /** Runs a script of several statements (migrations). */
   exec(sql: string): Promise<void>;
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
-  /** Runs fn on one connection holding a session-level advisory lock; null when another session holds it. */
-  withAdvisoryLock<T>(key: number, fn: () => Promise<T>): Promise<T | null>;
+  /**
+   * Runs fn while holding a session-level advisory lock on `key` (namespaced by the schema, so that two schemas of one
+   * server do not exclude each other): null when another session holds it, or, with `wait`, after waiting for it.
+   */
+  withAdvisoryLock<T>(key: number, fn: () => Promise<T>, opts?: { wait?: boolean }): Promise<T | null>;
   close(): Promise<void>;
 }
 
 export interface DbOptions {
   databaseUrl?: string;
-  /** PGlite data directory (used when there is no database URL). */
+  /** PGlite data directory (used when there is no database URL); the process takes its lock (`<dataDir>.lock`). */
   dataDir: string;
+  /** Who opens it, recorded in the lock for whoever finds the directory in use. */
+  owner?: string;
   /** Tables live in this schema (tests isolate themselves this way). */
   schema?: string;
 }
@@ -67,15 +73,19 @@ class PgDb implements Db {
     }
   }
 
-  async withAdvisoryLock<T>(key: number, fn: () => Promise<T>): Promise<T | null> {
+  async withAdvisoryLock<T>(key: number, fn: () => Promise<T>, opts: { wait?: boolean } = {}): Promise<T | null> {
     const client = await this.pool.connect();
     try {
-      const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [key]);
-      if (!rows[0]?.locked) return null;
+      if (opts.wait) {
+        await client.query('SELECT pg_advisory_lock($1, hashtext(current_schema()))', [key]);
+      } else {
+        const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, hashtext(current_schema())) AS locked', [key]);
+        if (!rows[0]?.locked) return null;
+      }
       try {
         return await fn();
       } finally {
-        await client.query('SELECT pg_advisory_unlock($1)', [key]);
+        await client.query('SELECT pg_advisory_unlock($1, hashtext(current_schema()))', [key]);
       }
     } finally {
       client.release();
@@ -93,10 +103,13 @@ class PgDb implements Db {
  */
 class PgliteDb implements Db {
   readonly kind = 'pglite' as const;
-  private locked = new Set<number>();
+  private locked = new Map<number, Promise<unknown>>();
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly lite: PGlite) {}
+  constructor(
+    private readonly lite: PGlite,
+    private readonly lock: DirLock,
+  ) {}
 
   query<T>(sql: string, params: unknown[] = []) {
     return this.lite.query<T>(sql, params).then((r) => ({ rows: r.rows }));
@@ -115,18 +128,26 @@ class PgliteDb implements Db {
     return run;
   }
 
-  async withAdvisoryLock<T>(key: number, fn: () => Promise<T>): Promise<T | null> {
-    if (this.locked.has(key)) return null;
-    this.locked.add(key);
+  async withAdvisoryLock<T>(key: number, fn: () => Promise<T>, opts: { wait?: boolean } = {}): Promise<T | null> {
+    while (this.locked.has(key)) {
+      if (!opts.wait) return null;
+      await this.locked.get(key)!.catch(() => undefined);
+    }
+    const run = fn();
+    this.locked.set(key, run);
     try {
-      return await fn();
+      return await run;
     } finally {
       this.locked.delete(key);
     }
   }
 
-  close() {
-    return this.lite.close();
+  async close() {
+    try {
+      await this.lite.close();
+    } finally {
+      this.lock.release();
+    }
   }
 }
 
@@ -164,14 +185,54 @@ export async function openDb(opts: DbOptions): Promise<Db> {
     return new PgDb(pool);
   }
   mkdirSync(opts.dataDir, { recursive: true });
-  await initPglite(opts.dataDir);
-  const lite = new PGlite(opts.dataDir, { postgresqlconf: PGLITE_CONF });
-  await lite.waitReady;
-  if (schema) await lite.exec(`CREATE SCHEMA IF NOT EXISTS ${schema}; SET search_path TO ${schema}`);
-  return new PgliteDb(lite);
+  // Two processes on one PGlite directory corrupt it: the lock comes first, and stays until close.
+  const lock = await DirLock.acquire(opts.dataDir, opts.owner ?? currentCommand());
+  try {
+    await initPglite(opts.dataDir);
+    const lite = new PGlite(opts.dataDir, { postgresqlconf: PGLITE_CONF });
+    await lite.waitReady;
+    if (schema) await lite.exec(`CREATE SCHEMA IF NOT EXISTS ${schema}; SET search_path TO ${schema}`);
+    return new PgliteDb(lite, lock);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
 }
 
+/** Advisory lock key of the migrations ("MIGR" in ASCII). */
+const MIGRATION_LOCK_KEY = 0x4d494752;
+
+/**
+ * Applies the pending migrations. On PostgreSQL this holds an advisory lock: replicas starting together migrate one
+ * after another, and the later ones find nothing left to do.
+ */
 export async function migrate(db: Db, schema?: string): Promise<string[]> {
+  return (await db.withAdvisoryLock(MIGRATION_LOCK_KEY, () => migrateUnlocked(db, schema), { wait: true }))!;
+}
+
+/** The versions of the migration files. */
+export function availableMigrations(): number[] {
+  return readdirSync(fromRoot('migrations'))
+    .map((f) => /^(\d+)\.do\./.exec(f)?.[1])
+    .filter((v): v is string => v !== undefined)
+    .map(Number)
+    .sort((a, b) => a - b);
+}
+
+/** The migration files' versions, and those the database has applied. */
+export async function migrationStatus(db: Db): Promise<{ available: number[]; applied: number[] }> {
+  const available = availableMigrations();
+  let applied: number[] = [];
+  try {
+    const { rows } = await db.query<{ version: string | number }>('SELECT version FROM schemaversion WHERE version > 0 ORDER BY version');
+    applied = rows.map((r) => Number(r.version));
+  } catch {
+    // no version table yet: nothing applied
+  }
+  return { available, applied };
+}
+
+async function migrateUnlocked(db: Db, schema?: string): Promise<string[]> {
   // Postgrator looks its version table up by catalog (database) name, so it needs the real one.
   const { rows } = await db.query<{ name: string; schema: string }>('SELECT current_database() AS name, current_schema() AS schema');
   const postgrator = new Postgrator({

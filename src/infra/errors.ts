@@ -3,12 +3,23 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { WorkersBusyError } from './worker-pool.js';
 
 export interface ErrorBody {
   error: string;
   message: string;
   details: Record<string, unknown>;
 }
+
+/** The service-wide error body, as a schema (registered once, so it becomes the OpenAPI `Error` component). */
+export const ErrorSchema = z
+  .object({
+    error: z.string().describe('error kind'),
+    message: z.string().describe('description'),
+    details: z.record(z.string(), z.unknown()).describe('extra information'),
+  })
+  .meta({ id: 'Error' });
 
 /** An error a route raises on purpose: its status, kind and details reach the client as they are. */
 export class AppError extends Error {
@@ -71,6 +82,35 @@ export function validationBody(errors: ValidationIssue[]): ErrorBody {
   return { error: 'ValidationError', message: 'Invalid input data', details: { errors } };
 }
 
+/**
+ * The `{loc, msg, type}` list of a request that failed its route schema (null for any other error): `loc` is the path
+ * of the field as a list (`["passengers", "3", "age"]`), prefixed by `query` or `params` outside the body. Every
+ * domain reports validation failures this way, inside its own error body.
+ */
+export function requestValidationErrors(err: FastifyError, request: FastifyRequest): ValidationIssue[] | null {
+  if (!hasZodFastifySchemaValidationErrors(err)) return null;
+  // The provider flattens each zod issue's path into a JSON-pointer-like instancePath.
+  const issues: IssueLike[] = err.validation.map((v) => ({
+    path: v.instancePath.split('/').slice(1).filter(Boolean),
+    code: v.keyword,
+    message: v.message ?? 'Invalid value',
+    keys: (v.params as { keys?: string[] }).keys,
+  }));
+  const context = err.validationContext ?? 'body';
+  const prefix = context === 'body' ? [] : [context];
+  const input = (request as unknown as Record<string, unknown>)[context];
+  // A problem with the whole body (an array, a string) is not a missing field: only field paths are checked.
+  const root = issues.filter((i) => i.path.length === 0 && i.code !== 'unrecognized_keys');
+  const fields = issues.filter((i) => !root.includes(i));
+  return [...issuesToErrors(root, prefix), ...markMissing(issuesToErrors(fields, prefix), input, prefix.length)];
+}
+
+/** Fastify's own client errors (unparsable, empty, too large, wrong media type): their status and a plain message. */
+export function fastifyClientError(err: FastifyError): { status: number; kind: string; message: string } | null {
+  const known = err.code ? FASTIFY_CLIENT_ERRORS[err.code] : undefined;
+  return known ? { status: err.statusCode ?? 400, kind: known[0], message: known[1] } : null;
+}
+
 function wantsHtml(request: FastifyRequest): boolean {
   const accept = request.headers.accept ?? '';
   return !request.url.startsWith('/api/') && accept.includes('text/html');
@@ -89,7 +129,7 @@ export interface ErrorHandlerOptions {
   /** Put the exception text into 5xx bodies (debug mode only, never in production). */
   exposeInternals: boolean;
   /** Renders the HTML 404 page for browsers; JSON is used when absent. */
-  renderNotFoundPage?: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> | unknown;
+  renderNotFoundPage?: (request: FastifyRequest, reply: FastifyReply) => unknown;
 }
 
 async function errorsPlugin(app: FastifyInstance, opts: ErrorHandlerOptions) {
@@ -104,28 +144,21 @@ async function errorsPlugin(app: FastifyInstance, opts: ErrorHandlerOptions) {
   });
 
   function handle(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+    if (err instanceof WorkersBusyError) {
+      return reply
+        .code(503)
+        .header('retry-after', err.retryAfterS)
+        .send({ error: 'ServiceUnavailable', message: err.message, details: { retry_after_s: err.retryAfterS } });
+    }
     if (err instanceof AppError) {
       if (err.statusCode >= 500) request.log.error({ err }, 'request failed');
       return reply.code(err.statusCode).send(err.toBody());
     }
-    if (hasZodFastifySchemaValidationErrors(err)) {
-      // The provider flattens each zod issue's path into a JSON-pointer-like instancePath.
-      const issues: IssueLike[] = err.validation.map((v) => ({
-        path: v.instancePath.split('/').slice(1).filter(Boolean),
-        code: v.keyword,
-        message: v.message ?? 'Invalid value',
-        keys: (v.params as { keys?: string[] }).keys,
-      }));
-      const context = err.validationContext ?? 'body';
-      const prefix = context === 'body' ? [] : [context];
-      const input = (request as unknown as Record<string, unknown>)[context];
-      return reply.code(400).send(validationBody(markMissing(issuesToErrors(issues, prefix), input, prefix.length)));
-    }
+    const invalid = requestValidationErrors(err, request);
+    if (invalid) return reply.code(400).send(validationBody(invalid));
     const known = err.code ? FASTIFY_CLIENT_ERRORS[err.code] : undefined;
     if (known) {
-      return reply
-        .code(err.statusCode ?? 400)
-        .send({ error: known[0], message: known[1], details: { exception: err.message } });
+      return reply.code(err.statusCode ?? 400).send({ error: known[0], message: known[1], details: { exception: err.message } });
     }
     if (err.statusCode === 429) {
       return reply.code(429).send({ error: 'TooManyRequests', message: err.message, details: {} });
@@ -138,9 +171,7 @@ async function errorsPlugin(app: FastifyInstance, opts: ErrorHandlerOptions) {
     request.log.error({ err }, isResponseSerializationError(err) ? 'response did not match its schema' : 'unhandled error');
     const details: Record<string, unknown> = { request_id: request.id };
     if (opts.exposeInternals) details.exception = err.message;
-    return reply
-      .code(500)
-      .send({ error: 'InternalServerError', message: 'An unexpected error occurred', details });
+    return reply.code(500).send({ error: 'InternalServerError', message: 'An unexpected error occurred', details });
   }
 
   app.setNotFoundHandler((request, reply) => {

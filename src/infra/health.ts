@@ -10,11 +10,19 @@ export interface ComponentStatus {
   [key: string]: unknown;
 }
 
-export type ComponentProbe = () => ComponentStatus;
+/** What a component measured just now (it may check something over the network, with a short timeout). */
+export type ComponentProbe = () => ComponentStatus | Promise<ComponentStatus>;
+/** What a component still waits for before this replica can serve it (null when it can). */
+export type ReadinessProbe = () => string | null;
 
 declare module 'fastify' {
   interface FastifyInstance {
-    health: { register(name: string, probe: ComponentProbe): void; components(): Record<string, ComponentStatus> };
+    health: {
+      register(name: string, probe: ComponentProbe): void;
+      components(): Promise<Record<string, ComponentStatus>>;
+      /** A readiness condition for GET /ready: the probe may start loading what it waits for. */
+      readiness(name: string, probe: ReadinessProbe): void;
+    };
   }
 }
 
@@ -31,12 +39,25 @@ export const HealthSchema = z
 
 async function healthPlugin(app: FastifyInstance) {
   const probes = new Map<string, ComponentProbe>();
+  const readiness = new Map<string, ReadinessProbe>();
   app.decorate('health', {
     register(name: string, probe: ComponentProbe) {
       probes.set(name, probe);
     },
-    components() {
-      return Object.fromEntries([...probes].map(([name, probe]) => [name, probe()]));
+    async components() {
+      const entries = await Promise.all(
+        [...probes].map(async ([name, probe]): Promise<[string, ComponentStatus]> => {
+          try {
+            return [name, await probe()];
+          } catch (err) {
+            return [name, { ready: false, error: (err as Error).message }];
+          }
+        }),
+      );
+      return Object.fromEntries(entries);
+    },
+    readiness(name: string, probe: ReadinessProbe) {
+      readiness.set(name, probe);
     },
   });
 
@@ -52,7 +73,7 @@ async function healthPlugin(app: FastifyInstance) {
       },
     },
     async () => {
-      const components = app.health.components();
+      const components = await app.health.components();
       const survival = components.survival;
       return {
         status: Object.values(components).every((c) => c.ready) ? ('healthy' as const) : ('degraded' as const),
@@ -62,6 +83,31 @@ async function healthPlugin(app: FastifyInstance) {
         uptime_s: Math.round(process.uptime()),
         components,
       };
+    },
+  );
+
+  typed.get(
+    '/ready',
+    {
+      schema: {
+        tags: ['health'],
+        summary: 'Readiness: this replica can serve every domain it is configured for',
+        description:
+          '503 until the survival model is loaded, the text models load, the document index is loaded and the database is migrated; ' +
+          '200 after that. For load balancers and Kubernetes readiness probes (liveness: `/live`).',
+        response: {
+          200: z.object({ status: z.literal('ready') }),
+          503: z.object({ status: z.literal('not_ready'), waiting_for: z.record(z.string(), z.string()) }),
+        },
+      },
+    },
+    async (_request, reply) => {
+      const waiting = Object.fromEntries([...readiness].map(([name, probe]) => [name, probe()]).filter(([, reason]) => reason !== null)) as Record<
+        string,
+        string
+      >;
+      if (Object.keys(waiting).length) return reply.code(503).send({ status: 'not_ready' as const, waiting_for: waiting });
+      return { status: 'ready' as const };
     },
   );
 

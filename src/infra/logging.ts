@@ -1,4 +1,6 @@
-// pino options and the one-line-per-request log (client, method, path, status, duration, payload, result).
+// pino options and the one-line-per-request log (client, method, path, status, duration, payload, result). Users'
+// free text (sentiment texts, questions, queries) is logged as its length and a hash unless LOG_TEXT is on.
+import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { type Logger, type LoggerOptions, pino } from 'pino';
 import fp from 'fastify-plugin';
@@ -14,9 +16,7 @@ export function scrub(value: unknown, depth = 0): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (depth > 8) return '[deep]';
   if (Array.isArray(value)) return value.map((v) => scrub(v, depth + 1));
-  return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [k, SECRET_KEY.test(k) ? '[redacted]' : scrub(v, depth + 1)]),
-  );
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, SECRET_KEY.test(k) ? '[redacted]' : scrub(v, depth + 1)]));
 }
 
 const MAX_LOGGED_CHARS = 2000;
@@ -47,10 +47,32 @@ declare module 'fastify' {
   interface FastifyRequest {
     responsePayload?: unknown;
   }
+  interface FastifyContextConfig {
+    /**
+     * Body fields holding a user's free text: logged as `{chars, sha256}` (enough to match two requests, not to read
+     * them) unless LOG_TEXT is on; the result, which may quote the text, is logged as `summary(result)`.
+     */
+    freeText?: { fields: string[]; summary?: (result: unknown) => unknown };
+  }
+}
+
+/** A string as its length and the start of its SHA-256. */
+export function fingerprint(text: string): { chars: number; sha256: string } {
+  return { chars: text.length, sha256: createHash('sha256').update(text).digest('hex').slice(0, 16) };
+}
+
+function withoutText(body: unknown, fields: string[]): unknown {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return typeof body === 'string' ? fingerprint(body) : body;
+  return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, fields.includes(k) && typeof v === 'string' ? fingerprint(v) : v]));
+}
+
+export interface RequestLogOptions {
+  /** Log users' free text as it is (LOG_TEXT). */
+  logText?: boolean;
 }
 
 /** Replaces Fastify's two request lines with one that carries the payload and the result or error. */
-async function requestLogPlugin(app: FastifyInstance) {
+async function requestLogPlugin(app: FastifyInstance, opts: RequestLogOptions) {
   app.addHook('onSend', async (request, reply, payload) => {
     const type = String(reply.getHeader('content-type') ?? '');
     if (typeof payload === 'string' && type.startsWith('application/json')) {
@@ -67,6 +89,9 @@ async function requestLogPlugin(app: FastifyInstance) {
 
   app.addHook('onResponse', async (request, reply) => {
     const status = reply.statusCode;
+    const free = opts.logText ? undefined : request.routeOptions.config?.freeText;
+    const body = free ? withoutText(request.body, free.fields) : request.body;
+    const outcome = free ? (status < 400 && free.summary ? free.summary(request.responsePayload) : { logged: false }) : request.responsePayload;
     const line = {
       client: request.ip,
       method: request.method,
@@ -74,8 +99,8 @@ async function requestLogPlugin(app: FastifyInstance) {
       route: request.routeOptions.url,
       status,
       duration_ms: Math.round(reply.elapsedTime * 100) / 100,
-      payload: forLog(request.body),
-      ...(status >= 400 ? { error: forLog(request.responsePayload) } : { result: forLog(request.responsePayload) }),
+      payload: forLog(body),
+      ...(status >= 400 ? { error: forLog(request.responsePayload) } : { result: forLog(outcome) }),
     };
     if (status >= 500) request.log.error(line, 'request');
     else if (status >= 400) request.log.warn(line, 'request');

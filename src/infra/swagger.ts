@@ -12,8 +12,7 @@ async function swaggerPlugin(app: FastifyInstance) {
       openapi: '3.0.3',
       info: {
         title: 'Survival, text analysis and movie collection service',
-        description:
-          'Survival prediction with Shapley explanations, text analysis (sentiment, question answering) and a movie collection workflow.',
+        description: 'Survival prediction with Shapley explanations, text analysis (sentiment, question answering) and a movie collection workflow.',
         version: SERVICE_VERSION,
       },
       tags: [
@@ -29,7 +28,14 @@ async function swaggerPlugin(app: FastifyInstance) {
     // Only JSON APIs belong in the document; HTML pages, static files and metrics do not.
     hideUntagged: true,
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  await app.register(swaggerUi, {
+    routePrefix: '/api/docs',
+    staticCSP: true,
+    // The plugin's policy asks browsers to upgrade every request to HTTPS: a service reached over plain HTTP by any
+    // name but localhost (Docker, a LAN address) then loads no script and shows a blank page. Behind HTTPS, the
+    // page's relative URLs stay on HTTPS anyway.
+    transformStaticCSP: (header: string) => header.replace(/\s*upgrade-insecure-requests;?/, ''),
+  });
 }
 
 export default fp(swaggerPlugin, { name: 'swagger' });

@@ -1,11 +1,21 @@
 // npm run collect -- --start-year 2020 --end-year 2024 [--refresh-only] [--refresh-limit N] [--dry-run]
 //                    [--include-frozen] [--unfreeze TMDB_ID] [--max-pages N] [--min-vote-count N]
+// When a service runs on the same DATA_DIR, the work is done by that service (its operator routes) and followed here;
+// otherwise this process opens the database itself (refusing if another process holds the embedded one).
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { pino } from 'pino';
-import { loadConfig } from '../infra/config.js';
-import { createMoviesContext, defaultRunParams } from './context.js';
-import type { FullCollectionOptions } from './orchestrator.js';
+import { type Config, loadConfig } from '../infra/config.js';
+import { DirLockedError } from '../infra/dir-lock.js';
+import { callService, findRunningService, unreachableMessage } from '../infra/running-service.js';
+import { createMoviesContext, missingKeys } from './context.js';
+import type { CollectionStats } from './orchestrator.js';
+import type { RunRecord } from './runner.js';
+import { type RunRequest, runParams } from './routes.js';
+import { loadCollectionSettings } from './settings.js';
+
+const USAGE =
+  'usage: npm run collect -- --start-year 2020 --end-year 2024 [--refresh-only] [--refresh-limit N] [--dry-run] [--include-frozen] [--unfreeze TMDB_ID] [--max-pages N] [--min-vote-count N]';
 
 const { values: flags } = parseArgs({
   options: {
@@ -31,77 +41,182 @@ function int(name: string, v: string | undefined): number | undefined {
   return Number(v);
 }
 
-async function main() {
-  if (flags.help) {
-    console.log('usage: npm run collect -- --start-year 2020 --end-year 2024 [--refresh-only] [--refresh-limit N] [--dry-run] [--include-frozen] [--unfreeze TMDB_ID] [--max-pages N] [--min-vote-count N]');
-    return;
+interface Plan {
+  movies: number;
+  catalog: number;
+  ratings: number;
+  first: { tmdb_id: number; title: string; category: string; catalog: boolean; ratings: boolean }[];
+}
+
+function progressBars() {
+  const bars = new cliProgress.MultiBar(
+    { format: ' {phase} |{bar}| {value}/{total}', hideCursor: true, clearOnComplete: false, noTTYOutput: true, notTTYSchedule: 5000 },
+    cliProgress.Presets.shades_classic,
+  );
+  const byPhase = new Map<string, cliProgress.SingleBar>();
+  return {
+    update(phase: string, done: number, total: number) {
+      let bar = byPhase.get(phase);
+      if (!bar) byPhase.set(phase, (bar = bars.create(total, 0, { phase: phase.padEnd(8) })));
+      bar.setTotal(total);
+      bar.update(done, { phase: phase.padEnd(8) });
+    },
+    stop: () => bars.stop(),
+  };
+}
+
+function printOutcome(runId: number | null, status: string, error: string | undefined, s: CollectionStats | null | undefined): void {
+  console.log(`\nrun ${runId ?? '-'}: ${status}${error ? ` (${error})` : ''}`);
+  if (!s) return;
+  console.table({
+    discovered: s.discovered,
+    'refresh planned': s.planned,
+    'catalog updated': s.catalog_updated,
+    'ratings updated': s.ratings_updated,
+    frozen: s.frozen,
+    failures: s.failures.length,
+    'skipped: no IMDb id': s.skipped.no_imdb_id,
+    'skipped: release status': s.skipped.release_status,
+    'skipped: ratings quota': s.skipped.ratings_quota,
+    'skipped: ratings cap': s.skipped.ratings_cap,
+    'skipped: catalog quota': s.skipped.catalog_quota,
+  });
+}
+
+function printPlan(plan: Plan): void {
+  console.table(plan.first.map((p) => ({ tmdb_id: p.tmdb_id, title: p.title, category: p.category, catalog: p.catalog, ratings: p.ratings })));
+  console.log(`${plan.movies} movies would be refreshed (${plan.catalog} catalog, ${plan.ratings} ratings)`);
+}
+
+/** The work, done by the service that holds the database: started there, followed here. */
+async function viaService(config: Config, url: string, request: RunRequest): Promise<number> {
+  const call = <T>(method: 'GET' | 'POST', path: string, body?: unknown) => callService<T>(url, config, method, path, body);
+  const refused = (res: { status: number; body: unknown }) => {
+    const b = res.body as { message?: string; details?: unknown };
+    console.error(`the service answered ${res.status}: ${b.message ?? JSON.stringify(res.body)}`);
+    return 1;
+  };
+  if (flags.unfreeze) {
+    const id = int('unfreeze', flags.unfreeze)!;
+    const res = await call<{ unfrozen: boolean }>('POST', `/api/collection/movies/${id}/unfreeze`);
+    if (res.status === 404) console.log(`no movie with tmdb_id ${id}`);
+    else if (res.status === 200) console.log(`movie ${id} unfrozen`);
+    else return refused(res);
+    return 0;
   }
-  const config = loadConfig();
+  if (flags['dry-run']) {
+    const query = new URLSearchParams({ include_frozen: String(request.include_frozen) });
+    if (request.refresh_limit !== undefined) query.set('limit', String(request.refresh_limit));
+    const res = await call<Plan>('GET', `/api/collection/plan?${query.toString()}`);
+    if (res.status !== 200) return refused(res);
+    printPlan(res.body);
+    return 0;
+  }
+  const started = await call<{ run_id: number; details?: { run_id?: number } }>('POST', '/api/collection/run', request);
+  if (started.status === 409) {
+    const other = started.body.details?.run_id;
+    console.error(`another collection run${other ? ` (run ${other})` : ''} is in progress; nothing was started`);
+    return 1;
+  }
+  if (started.status !== 202) return refused(started);
+  const runId = started.body.run_id;
+  console.log(`run ${runId} started by the service; following it (Ctrl-C stops following, not the run)`);
+  const bars = progressBars();
+  let run: RunRecord & { progress?: Record<string, { done: number; total: number }> };
+  for (;;) {
+    const res = await call<typeof run>('GET', `/api/collection/runs/${runId}`);
+    if (res.status !== 200) {
+      bars.stop();
+      return refused(res);
+    }
+    run = res.body;
+    for (const [phase, p] of Object.entries(run.progress ?? {})) bars.update(phase, p.done, p.total);
+    if (run.status !== 'running') break;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  bars.stop();
+  const errors = Array.isArray(run.errors) ? (run.errors as { message?: string }[]) : [];
+  printOutcome(runId, run.status, run.status !== 'succeeded' ? errors[0]?.message : undefined, run.stats as CollectionStats | null);
+  return run.status === 'succeeded' ? 0 : 1;
+}
+
+/** No service holds the database: this process opens it (and holds it until it ends). */
+async function direct(config: Config, request: RunRequest): Promise<number> {
   // Logs go to stderr as JSON lines, warnings and up, so the progress bars stay readable.
   const log = pino({ level: process.env.LOG_LEVEL?.toLowerCase() === 'debug' ? 'debug' : 'warn' }, pino.destination(2));
-  const refreshLimit = int('refresh-limit', flags['refresh-limit']);
   const ctx = await createMoviesContext(config, log);
   try {
     if (flags.unfreeze) {
       const id = int('unfreeze', flags.unfreeze)!;
       console.log((await ctx.repo.unfreeze(id)) ? `movie ${id} unfrozen` : `no movie with tmdb_id ${id}`);
-      return;
+      return 0;
     }
-    const defaults = defaultRunParams();
-    const params: FullCollectionOptions = {
-      discoverStartYear: int('start-year', flags['start-year']) ?? defaults.discoverStartYear,
-      discoverEndYear: int('end-year', flags['end-year']) ?? defaults.discoverEndYear,
-      refreshOnly: flags['refresh-only'],
-      includeFrozen: flags['include-frozen'],
-      ...(refreshLimit !== undefined ? { refreshLimit } : {}),
-      ...(flags['max-pages'] ? { maxDiscoverPages: int('max-pages', flags['max-pages'])! } : {}),
-      ...(flags['min-vote-count'] ? { discoverMinVoteCount: int('min-vote-count', flags['min-vote-count'])! } : {}),
-    };
-    if (params.discoverStartYear > params.discoverEndYear) {
-      console.error('--start-year must not be after --end-year');
-      process.exitCode = 2;
-      return;
-    }
+    const params = runParams(request);
     if (flags['dry-run']) {
       // No network and no writes: what the next refresh would fetch, from the database as it is.
       const plan = await ctx.collector.planRefresh(params.refreshLimit ?? ctx.settings.refresh.limit, params.includeFrozen ?? false);
-      console.table(plan.slice(0, 50).map((p) => ({ tmdb_id: p.movie.tmdb_id, title: p.movie.title, category: p.category, catalog: p.needsCatalog, ratings: p.needsRatings })));
-      console.log(`${plan.length} movies would be refreshed (${plan.filter((p) => p.needsCatalog).length} catalog, ${plan.filter((p) => p.needsRatings).length} ratings)`);
-      return;
-    }
-    const bars = new cliProgress.MultiBar(
-      { format: ' {phase} |{bar}| {value}/{total}', hideCursor: true, clearOnComplete: false, noTTYOutput: true, notTTYSchedule: 5000 },
-      cliProgress.Presets.shades_classic,
-    );
-    const byPhase = new Map<string, cliProgress.SingleBar>();
-    const outcome = await ctx.runner.run('cli', params, (phase, done, total) => {
-      let bar = byPhase.get(phase);
-      if (!bar) byPhase.set(phase, (bar = bars.create(total, 0, { phase: phase.padEnd(8) })));
-      bar.setTotal(total);
-      bar.update(done, { phase: phase.padEnd(8) });
-    });
-    bars.stop();
-    const s = outcome.stats;
-    console.log(`\nrun ${outcome.run_id ?? '-'}: ${outcome.status}${outcome.error ? ` (${outcome.error})` : ''}`);
-    if (s) {
-      console.table({
-        discovered: s.discovered,
-        'refresh planned': s.planned,
-        'catalog updated': s.catalog_updated,
-        'ratings updated': s.ratings_updated,
-        frozen: s.frozen,
-        failures: s.failures.length,
-        'skipped: no IMDb id': s.skipped.no_imdb_id,
-        'skipped: release status': s.skipped.release_status,
-        'skipped: ratings quota': s.skipped.ratings_quota,
-        'skipped: ratings cap': s.skipped.ratings_cap,
-        'skipped: catalog quota': s.skipped.catalog_quota,
+      printPlan({
+        movies: plan.length,
+        catalog: plan.filter((p) => p.needsCatalog).length,
+        ratings: plan.filter((p) => p.needsRatings).length,
+        first: plan
+          .slice(0, 50)
+          .map((p) => ({ tmdb_id: p.movie.tmdb_id, title: p.movie.title, category: p.category, catalog: p.needsCatalog, ratings: p.needsRatings })),
       });
+      return 0;
     }
-    if (outcome.status === 'failed') process.exitCode = 1;
+    const bars = progressBars();
+    const outcome = await ctx.runner.run('cli', params, (phase, done, total) => bars.update(phase, done, total));
+    bars.stop();
+    printOutcome(outcome.run_id, outcome.status, outcome.error, outcome.stats);
+    return outcome.status === 'succeeded' ? 0 : 1;
   } finally {
     await ctx.close();
   }
 }
 
-await main();
+async function main(): Promise<number> {
+  if (flags.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const request: RunRequest = {
+    refresh_only: flags['refresh-only'],
+    include_frozen: flags['include-frozen'],
+    ...(flags['start-year'] !== undefined ? { start_year: int('start-year', flags['start-year'])! } : {}),
+    ...(flags['end-year'] !== undefined ? { end_year: int('end-year', flags['end-year'])! } : {}),
+    ...(flags['refresh-limit'] !== undefined ? { refresh_limit: int('refresh-limit', flags['refresh-limit'])! } : {}),
+    ...(flags['max-pages'] !== undefined ? { max_pages: int('max-pages', flags['max-pages'])! } : {}),
+    ...(flags['min-vote-count'] !== undefined ? { min_vote_count: int('min-vote-count', flags['min-vote-count'])! } : {}),
+  };
+  const params = runParams(request);
+  if (params.discoverStartYear > params.discoverEndYear) {
+    console.error('--start-year must not be after --end-year');
+    return 2;
+  }
+  const config = loadConfig();
+  const found = await findRunningService(config);
+  if (found.kind === 'unreachable') {
+    console.error(unreachableMessage(config, found));
+    return 1;
+  }
+  if (found.kind === 'running') {
+    console.log(`a service (pid ${found.owner.pid}) runs on DATA_DIR=${config.DATA_DIR}: the work goes through it at ${found.url}`);
+    return viaService(config, found.url, request);
+  }
+  // Before anything is opened: a run without its API keys could only retry and fail.
+  const missing = flags['dry-run'] || flags.unfreeze ? [] : missingKeys(loadCollectionSettings(config));
+  if (missing.length) {
+    console.error(`${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set: put the key(s) in .env or the environment (see .env.example).`);
+    return 2;
+  }
+  try {
+    return await direct(config, request);
+  } catch (err) {
+    if (!(err instanceof DirLockedError)) throw err;
+    console.error(`${err.message}: wait for it to finish, then run this command again.`);
+    return 1;
+  }
+}
+
+process.exitCode = await main();

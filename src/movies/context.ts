@@ -28,6 +28,8 @@ export interface ContextOptions {
   /** Overrides of the YAML settings (CLI flags, tests). */
   settings?: (s: CollectionSettings) => CollectionSettings;
   schema?: string;
+  /** An open, migrated database to use (the service's); without it the context opens its own and closes it. */
+  db?: Db;
   sleep?: Sleep;
   now?: () => Date;
 }
@@ -35,17 +37,22 @@ export interface ContextOptions {
 export async function createMoviesContext(config: Config, log: FastifyBaseLogger, opts: ContextOptions = {}): Promise<MoviesContext> {
   const base = loadCollectionSettings(config);
   const settings = opts.settings ? opts.settings(base) : base;
-  const db = await openDb({
-    ...(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : {}),
-    dataDir: join(fromRoot(config.DATA_DIR), 'pglite'),
-    ...(opts.schema ? { schema: opts.schema } : {}),
-  });
-  try {
-    const applied = await migrate(db, opts.schema);
-    if (applied.length) log.info({ applied, database: db.kind }, 'migrations applied');
-  } catch (err) {
-    await db.close();
-    throw err;
+  const ownDb = !opts.db;
+  const db =
+    opts.db ??
+    (await openDb({
+      ...(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : {}),
+      dataDir: join(fromRoot(config.DATA_DIR), 'pglite'),
+      ...(opts.schema ? { schema: opts.schema } : {}),
+    }));
+  if (ownDb) {
+    try {
+      const applied = await migrate(db, opts.schema);
+      if (applied.length) log.info({ applied, database: db.kind }, 'migrations applied');
+    } catch (err) {
+      await db.close();
+      throw err;
+    }
   }
   const common = (s: CollectionSettings['catalog'] | CollectionSettings['ratings']): Omit<ClientOptions, 'service'> => ({
     baseUrl: s.base_url,
@@ -77,9 +84,14 @@ export async function createMoviesContext(config: Config, log: FastifyBaseLogger
     runner,
     async close() {
       await runner.stop();
-      await db.close();
+      if (ownDb) await db.close();
     },
   };
+}
+
+/** The API keys a collection run needs and the settings lack, by variable name. */
+export function missingKeys(settings: CollectionSettings): string[] {
+  return [...(settings.catalog.api_key ? [] : ['CATALOG_API_KEY']), ...(settings.ratings.api_key ? [] : ['RATINGS_API_KEY'])];
 }
 
 /** The run the schedule makes: the last five years up to the current one. */

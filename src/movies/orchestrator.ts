@@ -35,6 +35,8 @@ export interface Failure {
 
 export interface CollectionStats {
   discovered: number;
+  /** Why discovery stopped early (after its retries); the movies already known were still refreshed. */
+  discovery_error?: string;
   planned: number;
   catalog_updated: number;
   ratings_updated: number;
@@ -70,9 +72,15 @@ export class Collector {
 
   /** Walks discover pages (most popular first) and upserts on tmdb_id; returns the movies seen. */
   async discoverAndStoreMovies(opts: DiscoverOptions, progress?: Progress): Promise<number> {
+    const seen = new Set<number>();
+    await this.discover(opts, seen, progress);
+    return seen.size;
+  }
+
+  /** Discovery into `seen`, which keeps what was stored when a later page fails. */
+  private async discover(opts: DiscoverOptions, seen: Set<number>, progress?: Progress): Promise<void> {
     const s = this.deps.settings.catalog;
     const max = opts.maxMovies === undefined ? s.max_movies : opts.maxMovies;
-    const seen = new Set<number>();
     for (let page = 1; page <= opts.maxPages; page++) {
       const res = await this.deps.catalog.discover({
         page,
@@ -90,7 +98,6 @@ export class Collector {
       progress?.('discover', page, Math.min(opts.maxPages, res.total_pages));
       if (page >= res.total_pages || (max !== null && max !== undefined && seen.size >= max)) break;
     }
-    return seen.size;
   }
 
   /** Movies due for catalog or ratings data, never-fetched first, then the most overdue. */
@@ -110,7 +117,11 @@ export class Collector {
     return items.slice(0, limit).map(({ overdue: _overdue, ...item }) => item);
   }
 
-  async runFullCollection(opts: FullCollectionOptions, progress?: Progress): Promise<CollectionStats> {
+  /** `signal` stops the run between steps (service shutdown): requests in flight are cancelled and it throws. */
+  async runFullCollection(opts: FullCollectionOptions, progress?: Progress, signal?: AbortSignal): Promise<CollectionStats> {
+    const interrupted = () => {
+      if (signal?.aborted) throw new Error('interrupted: the service is shutting down; the next run picks up where this one stopped');
+    };
     const { settings, repo, log } = this.deps;
     const stats: CollectionStats = {
       discovered: 0,
@@ -122,15 +133,25 @@ export class Collector {
       skipped: { no_imdb_id: 0, release_status: 0, ratings_quota: 0, ratings_cap: 0, catalog_quota: 0 },
     };
     if (!opts.refreshOnly) {
-      stats.discovered = await this.discoverAndStoreMovies(
-        {
-          maxPages: opts.maxDiscoverPages ?? settings.refresh.discover_max_pages,
-          minReleaseYear: opts.discoverStartYear,
-          maxReleaseYear: opts.discoverEndYear,
-          ...(opts.discoverMinVoteCount !== undefined ? { minVoteCount: opts.discoverMinVoteCount } : {}),
-        },
-        progress,
-      );
+      const seen = new Set<number>();
+      try {
+        await this.discover(
+          {
+            maxPages: opts.maxDiscoverPages ?? settings.refresh.discover_max_pages,
+            minReleaseYear: opts.discoverStartYear,
+            maxReleaseYear: opts.discoverEndYear,
+            ...(opts.discoverMinVoteCount !== undefined ? { minVoteCount: opts.discoverMinVoteCount } : {}),
+          },
+          seen,
+          progress,
+        );
+      } catch (err) {
+        // A catalog that fails to list new movies is no reason to leave the known ones stale.
+        if (!(err instanceof ApiError)) throw err;
+        stats.discovery_error = `${err.kind}: ${err.message}`;
+        log.warn({ kind: err.kind, stored: seen.size }, `discovery failed, refreshing the known movies: ${err.message}`);
+      }
+      stats.discovered = seen.size;
     }
     const plan = await this.planRefresh(opts.refreshLimit ?? settings.refresh.limit, opts.includeFrozen ?? false);
     stats.planned = plan.length;
@@ -140,6 +161,8 @@ export class Collector {
     const allowed = new Set(settings.catalog.allowed_release_statuses);
     // A fault that is not one movie's API error aborts the run: requests not yet sent are cancelled.
     const abort = new AbortController();
+    signal?.addEventListener('abort', () => abort.abort(), { once: true });
+    interrupted();
     const fatal = (err: unknown) => {
       if (!(err instanceof ApiError)) abort.abort();
       return err;
@@ -152,6 +175,8 @@ export class Collector {
     };
 
     const quotaGone = { catalog: false, ratings: false };
+    /** Movies whose catalog status is not allowed: no ratings either. */
+    const excluded = new Set<number>();
     const skip = (movie: MovieRow, reason: keyof CollectionStats['skipped']) => {
       stats.skipped[reason]++;
       complete.set(movie.tmdb_id, false);
@@ -183,32 +208,44 @@ export class Collector {
       );
     };
 
-    await eachMovie('catalog', plan.filter((p) => p.needsCatalog), async (movie) => {
-      checkQuota('catalog');
-      const details = await this.deps.catalog.details(movie.tmdb_id, abort.signal);
-      if (details.status && !allowed.has(details.status)) {
-        await repo.markCatalogChecked(movie.tmdb_id, now);
-        return skip(movie, 'release_status');
-      }
-      noteChange(movie, await repo.storeCatalog(details, now));
-      if (details.imdb_id) movie.imdb_id = details.imdb_id;
-      stats.catalog_updated++;
-    });
+    await eachMovie(
+      'catalog',
+      plan.filter((p) => p.needsCatalog),
+      async (movie) => {
+        checkQuota('catalog');
+        const details = await this.deps.catalog.details(movie.tmdb_id, abort.signal);
+        if (details.status && !allowed.has(details.status)) {
+          await repo.markCatalogChecked(movie.tmdb_id, now);
+          excluded.add(movie.tmdb_id);
+          return skip(movie, 'release_status');
+        }
+        noteChange(movie, await repo.storeCatalog(details, now));
+        if (details.imdb_id) movie.imdb_id = details.imdb_id;
+        stats.catalog_updated++;
+      },
+    );
 
-    // Ratings, for movies with a valid IMDb id, capped per run and by the daily quota.
+    interrupted();
+    // Ratings, for movies with a valid IMDb id (known from an earlier cycle when this cycle's catalog fetch failed),
+    // capped per run and by the daily quota.
     let budget = settings.ratings.max_movies;
-    await eachMovie('ratings', plan.filter((p) => p.needsRatings && complete.get(p.movie.tmdb_id) !== false), async (movie) => {
-      if (!movie.imdb_id || !IMDB_ID.test(movie.imdb_id)) {
-        log.warn({ tmdb_id: movie.tmdb_id, imdb_id: movie.imdb_id }, 'no valid IMDb id: ratings skipped');
-        return skip(movie, 'no_imdb_id');
-      }
-      checkQuota('ratings');
-      if (budget <= 0) return skip(movie, 'ratings_cap');
-      budget--;
-      noteChange(movie, await repo.storeRatings(movie.tmdb_id, await this.deps.ratings.byImdbId(movie.imdb_id, abort.signal), now));
-      stats.ratings_updated++;
-    });
+    await eachMovie(
+      'ratings',
+      plan.filter((p) => p.needsRatings && !excluded.has(p.movie.tmdb_id)),
+      async (movie) => {
+        if (!movie.imdb_id || !IMDB_ID.test(movie.imdb_id)) {
+          log.warn({ tmdb_id: movie.tmdb_id, imdb_id: movie.imdb_id }, 'no valid IMDb id: ratings skipped');
+          return skip(movie, 'no_imdb_id');
+        }
+        checkQuota('ratings');
+        if (budget <= 0) return skip(movie, 'ratings_cap');
+        budget--;
+        noteChange(movie, await repo.storeRatings(movie.tmdb_id, await this.deps.ratings.byImdbId(movie.imdb_id, abort.signal), now));
+        stats.ratings_updated++;
+      },
+    );
 
+    interrupted();
     // Freeze check: every movie whose cycle stored something.
     for (const { movie } of plan) {
       if (!changed.has(movie.tmdb_id)) continue;

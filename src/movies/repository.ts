@@ -1,15 +1,7 @@
 // SQL of the movie collection: idempotent upserts, each movie's data and bookkeeping in one transaction.
 import type { Db, Queryable } from '../infra/db.js';
 import { CATEGORY_SQL, utcDate } from './age.js';
-import {
-  type CatalogVolatile,
-  type RatingsVolatile,
-  catalogChanged,
-  catalogVolatile,
-  ratingsChanged,
-  ratingsVolatile,
-  textOrNull,
-} from './changes.js';
+import { type CatalogVolatile, type RatingsVolatile, catalogChanged, catalogVolatile, ratingsChanged, ratingsVolatile, textOrNull } from './changes.js';
 import type { CatalogDetails } from './clients/catalog.js';
 import type { RatingsData } from './clients/ratings.js';
 
@@ -100,10 +92,24 @@ export class MovieRepository {
            vote_count = EXCLUDED.vote_count, popularity = EXCLUDED.popularity, genres = EXCLUDED.genres,
            production_companies = EXCLUDED.production_companies, raw = EXCLUDED.raw, fetched_at = EXCLUDED.fetched_at`,
         [
-          d.id, textOrNull(d.imdb_id), d.title, textOrNull(d.original_title), textOrNull(d.overview), textOrNull(d.tagline),
-          next.status, validDate(d.release_date), next.budget, next.revenue, next.runtime, next.vote_average,
-          next.vote_count, d.popularity ?? null, (d.genres ?? []).map((g) => g.name),
-          (d.production_companies ?? []).map((c) => c.name), JSON.stringify(d), now,
+          d.id,
+          textOrNull(d.imdb_id),
+          d.title,
+          textOrNull(d.original_title),
+          textOrNull(d.overview),
+          textOrNull(d.tagline),
+          next.status,
+          validDate(d.release_date),
+          next.budget,
+          next.revenue,
+          next.runtime,
+          next.vote_average,
+          next.vote_count,
+          d.popularity ?? null,
+          (d.genres ?? []).map((g) => g.name),
+          (d.production_companies ?? []).map((c) => c.name),
+          JSON.stringify(d),
+          now,
         ],
       );
       await tx.query(
@@ -141,9 +147,19 @@ export class MovieRepository {
            awards = EXCLUDED.awards, box_office_usd = EXCLUDED.box_office_usd, director = EXCLUDED.director,
            actors = EXCLUDED.actors, rated = EXCLUDED.rated, raw = EXCLUDED.raw, fetched_at = EXCLUDED.fetched_at`,
         [
-          r.imdbID, textOrNull(r.Title), next.imdb_rating, next.imdb_votes, next.rotten_tomatoes, next.metacritic,
-          next.awards, next.box_office_usd, textOrNull(r.Director), textOrNull(r.Actors), textOrNull(r.Rated),
-          JSON.stringify(r), now,
+          r.imdbID,
+          textOrNull(r.Title),
+          next.imdb_rating,
+          next.imdb_votes,
+          next.rotten_tomatoes,
+          next.metacritic,
+          next.awards,
+          next.box_office_usd,
+          textOrNull(r.Director),
+          textOrNull(r.Actors),
+          textOrNull(r.Rated),
+          JSON.stringify(r),
+          now,
         ],
       );
       await tx.query(
@@ -161,12 +177,16 @@ export class MovieRepository {
    * Closes a movie's refresh cycle: an unchanged cycle adds one to the counter, and an archived movie with
    * `freezeAfter` unchanged cycles is frozen. Returns whether the movie is frozen afterwards.
    */
+  /**
+   * Ends a movie's refresh cycle: a change resets the count of unchanged cycles; an unchanged cycle counts toward
+   * freezing only when it was complete (a failed or skipped step says nothing about whether the data changed).
+   */
   async finishCycle(tmdbId: number, changed: boolean, complete: boolean, now: Date, freezeAfter: number): Promise<boolean> {
     const { rows } = await this.db.query<{ frozen: boolean }>(
       `UPDATE movies SET
-         unchanged_refreshes = CASE WHEN $2 THEN 0 ELSE unchanged_refreshes + 1 END,
+         unchanged_refreshes = CASE WHEN $2 THEN 0 WHEN $3 THEN unchanged_refreshes + 1 ELSE unchanged_refreshes END,
          last_full_refresh = CASE WHEN $3 THEN $4 ELSE last_full_refresh END,
-         data_frozen = data_frozen OR (NOT $2 AND unchanged_refreshes + 1 >= $5
+         data_frozen = data_frozen OR ($3 AND NOT $2 AND unchanged_refreshes + 1 >= $5
                         AND release_date IS NOT NULL AND ($6::date - release_date) > 365),
          updated_at = now()
        WHERE tmdb_id = $1
@@ -200,10 +220,7 @@ export class MovieRepository {
 
   /** The SQL category of a date, for tests that hold SQL and code to the same boundaries. */
   async sqlCategory(releaseDate: string, now: Date): Promise<string> {
-    const { rows } = await this.db.query<{ c: string }>(
-      `SELECT ${CATEGORY_SQL} AS c FROM (SELECT $2::date AS release_date) t`,
-      [utcDate(now), releaseDate],
-    );
+    const { rows } = await this.db.query<{ c: string }>(`SELECT ${CATEGORY_SQL} AS c FROM (SELECT $2::date AS release_date) t`, [utcDate(now), releaseDate]);
     return rows[0]!.c;
   }
 }

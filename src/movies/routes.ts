@@ -1,66 +1,82 @@
-// Movie collection plugin: opens the database lazily (server start-up opens it eagerly), schedule, operator endpoints.
+// The movie collection's operator endpoints: start a run and follow it, recent runs, status (schedule, last run, quota,
+// counts, migrations), the refresh plan (a dry run) and unfreezing. The command line goes through these when a
+// service holds the database.
 import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError } from '../infra/errors.js';
-import { lazy } from '../infra/lazy.js';
-import { ErrorSchema } from '../survival/schemas.js';
-import { type ContextOptions, type MoviesContext, createMoviesContext, defaultRunParams } from './context.js';
+import { migrationStatus } from '../infra/db.js';
+import { AppError, ErrorSchema } from '../infra/errors.js';
+import type { Lazy } from '../infra/lazy.js';
+import { guardOperatorRoutes } from '../infra/operator-access.js';
+import { type MoviesContext, defaultRunParams, missingKeys } from './context.js';
+import type { FullCollectionOptions } from './orchestrator.js';
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    movies: {
-      /** The collection context, created once (a failed attempt is retried on the next call). */
-      context(): Promise<MoviesContext>;
-      /** Opens the database, runs migrations and starts the schedule when one is configured. */
-      start(): Promise<void>;
-    };
-  }
-}
+const ProgressSchema = z.record(z.string(), z.object({ done: z.int(), total: z.int() })).describe('per phase, while the run is in progress');
 
-const RunSchema = z.object({
-  run_id: z.int(),
-  started_at: z.string(),
-  finished_at: z.string().nullable(),
-  status: z.string().describe('running, succeeded, failed, skipped or abandoned'),
-  trigger: z.string(),
-  parameters: z.unknown(),
-  stats: z.unknown(),
-  errors: z.unknown(),
-});
+const RunSchema = z
+  .object({
+    run_id: z.int(),
+    started_at: z.string(),
+    finished_at: z.string().nullable(),
+    status: z.string().describe('running, succeeded, partial (discovery failed; known movies refreshed), failed, skipped or abandoned'),
+    trigger: z.string(),
+    parameters: z.unknown(),
+    stats: z.unknown(),
+    errors: z.unknown(),
+    progress: ProgressSchema.optional(),
+  })
+  .meta({ id: 'CollectionRun' });
 
 const QuotaSchema = z.object({ daily_limit: z.int(), left_today: z.int() });
 
 const StatusSchema = z
   .object({
     database: z.enum(['postgres', 'pglite']),
-    schedule: z.object({ cron: z.string().nullable(), next_run: z.string().nullable() }),
+    migrations: z.object({ applied: z.array(z.int()), available: z.array(z.int()) }),
+    schedule: z.object({ cron: z.string().nullable(), next_run: z.string().nullable(), in_this_process: z.boolean() }),
+    active_run: z.object({ run_id: z.int(), trigger: z.string(), progress: ProgressSchema }).nullable(),
     last_run: RunSchema.nullable(),
     quota: z.object({ catalog: QuotaSchema, ratings: QuotaSchema }),
     movies: z.record(z.string(), z.int()).describe('counts per age category, frozen and total'),
   })
   .meta({ id: 'CollectionStatus' });
 
-async function moviesPlugin(app: FastifyInstance, opts: { contextOptions?: ContextOptions }) {
-  const context = lazy(() => createMoviesContext(app.config, app.log, opts.contextOptions));
+const year = z.int().min(1870).max(2100);
+export const RunRequestSchema = z
+  .strictObject({
+    start_year: year.optional().describe('first release year to discover (default: four years ago)'),
+    end_year: year.optional().describe('last release year to discover (default: this year)'),
+    refresh_only: z.boolean().default(false).describe('skip discovery, only refresh known movies'),
+    refresh_limit: z.int().min(1).max(100_000).optional().describe('movies refreshed in this run'),
+    include_frozen: z.boolean().default(false),
+    max_pages: z.int().min(1).max(500).optional().describe('discover pages to walk'),
+    min_vote_count: z.int().min(0).optional(),
+  })
+  .meta({ id: 'CollectionRunRequest' });
 
-  app.decorate('movies', {
-    context,
-    async start() {
-      const ctx = await context();
-      const expression = ctx.settings.schedule.cron.trim();
-      if (expression) ctx.runner.schedule(expression, () => defaultRunParams());
-    },
-  });
-  app.health.register('movies', () => {
-    const error = context.error();
-    return { ready: context.state() !== 'failed', state: context.state(), ...(error ? { error } : {}) };
-  });
-  app.addHook('onClose', async () => {
-    await (await context.current()?.catch(() => null))?.close();
-  });
+export type RunRequest = z.output<typeof RunRequestSchema>;
 
+/** The orchestrator's options from a run request (shared with the command line's flags). */
+export function runParams(body: RunRequest, now = new Date()): FullCollectionOptions {
+  const defaults = defaultRunParams(now);
+  return {
+    discoverStartYear: body.start_year ?? defaults.discoverStartYear,
+    discoverEndYear: body.end_year ?? defaults.discoverEndYear,
+    refreshOnly: body.refresh_only,
+    includeFrozen: body.include_frozen,
+    ...(body.refresh_limit !== undefined ? { refreshLimit: body.refresh_limit } : {}),
+    ...(body.max_pages !== undefined ? { maxDiscoverPages: body.max_pages } : {}),
+    ...(body.min_vote_count !== undefined ? { discoverMinVoteCount: body.min_vote_count } : {}),
+  };
+}
+
+export async function moviesRoutes(app: FastifyInstance, opts: { context: Lazy<MoviesContext> }) {
+  const { context } = opts;
+  await guardOperatorRoutes(app, app.config.ADMIN_TOKEN, (status, message) => ({
+    error: status === 401 ? 'Unauthorized' : 'Forbidden',
+    message,
+    details: {},
+  }));
   const ready = async () => {
     try {
       return await context();
@@ -68,8 +84,55 @@ async function moviesPlugin(app: FastifyInstance, opts: { contextOptions?: Conte
       throw new AppError(503, 'ServiceUnavailable', 'The collection database is not available', { exception: (err as Error).message });
     }
   };
-
+  const withProgress = (ctx: MoviesContext, run: z.output<typeof RunSchema>) => {
+    const active = ctx.runner.activeRun();
+    return active && active.run_id === run.run_id && run.status === 'running' ? { ...run, progress: active.progress } : run;
+  };
+  const errors = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema, 503: ErrorSchema };
   const typed = app.withTypeProvider<ZodTypeProvider>();
+
+  typed.post(
+    '/api/collection/run',
+    {
+      schema: {
+        tags: ['movies'],
+        summary: 'Start a collection run now',
+        description:
+          'Answers 202 with the run id as soon as the run is recorded; follow it at `/api/collection/runs/{run_id}` (its `progress` ' +
+          'shows each phase while it runs). 409 when a run is already in progress anywhere.',
+        body: RunRequestSchema.nullish(),
+        response: { 202: z.object({ run_id: z.int(), status: z.literal('running'), url: z.string() }), 409: ErrorSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const body = RunRequestSchema.parse(request.body ?? {});
+      if (body.start_year !== undefined && body.end_year !== undefined && body.start_year > body.end_year) {
+        throw new AppError(400, 'ValidationError', 'Invalid input data', {
+          errors: [{ loc: ['start_year'], msg: 'must not be after end_year', type: 'too_big' }],
+        });
+      }
+      const ctx = await ready();
+      const missing = missingKeys(ctx.settings);
+      if (missing.length) {
+        throw new AppError(503, 'ServiceUnavailable', `The collection cannot run: ${missing.join(' and ')} not set on the service`, { missing });
+      }
+      const started = await new Promise<number | null>((resolve) => {
+        ctx.runner
+          .run('api', runParams(body), undefined, resolve)
+          .then((outcome) => resolve(outcome.run_id === null ? null : outcome.run_id))
+          .catch((err: unknown) => {
+            request.log.error({ err }, 'collection run failed to start');
+            resolve(null);
+          });
+      });
+      if (started === null) {
+        const active = ctx.runner.activeRun();
+        throw new AppError(409, 'Conflict', 'A collection run is already in progress', active ? { run_id: active.run_id } : {});
+      }
+      return reply.code(202).send({ run_id: started, status: 'running' as const, url: `/api/collection/runs/${started}` });
+    },
+  );
+
   typed.get(
     '/api/collection/runs',
     {
@@ -77,10 +140,92 @@ async function moviesPlugin(app: FastifyInstance, opts: { contextOptions?: Conte
         tags: ['movies'],
         summary: 'Recent collection runs, newest first',
         querystring: z.object({ limit: z.coerce.number().int().min(1).max(200).default(20) }),
-        response: { 200: z.object({ runs: z.array(RunSchema) }), 400: ErrorSchema, 503: ErrorSchema },
+        response: { 200: z.object({ runs: z.array(RunSchema) }), ...errors },
       },
     },
-    async (request) => ({ runs: await (await ready()).runner.runs(request.query.limit) }),
+    async (request) => {
+      const ctx = await ready();
+      return { runs: (await ctx.runner.runs(request.query.limit)).map((r) => withProgress(ctx, r)) };
+    },
+  );
+
+  typed.get(
+    '/api/collection/runs/:run_id',
+    {
+      schema: {
+        tags: ['movies'],
+        summary: 'One collection run, with its progress while it runs',
+        params: z.object({
+          run_id: z.coerce
+            .number()
+            .int()
+            .min(1)
+            .max(2 ** 31 - 1),
+        }),
+        response: { 200: RunSchema, 404: ErrorSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const ctx = await ready();
+      const run = await ctx.runner.findRun(request.params.run_id);
+      if (!run) throw new AppError(404, 'NotFound', `No collection run ${request.params.run_id}`);
+      return withProgress(ctx, run);
+    },
+  );
+
+  typed.get(
+    '/api/collection/plan',
+    {
+      schema: {
+        tags: ['movies'],
+        summary: 'What the next refresh would fetch (a dry run: no network, no writes)',
+        querystring: z.object({ limit: z.coerce.number().int().min(1).max(100_000).optional(), include_frozen: z.stringbool().default(false) }),
+        response: {
+          200: z.object({
+            movies: z.int(),
+            catalog: z.int(),
+            ratings: z.int(),
+            first: z.array(z.object({ tmdb_id: z.int(), title: z.string(), category: z.string(), catalog: z.boolean(), ratings: z.boolean() })),
+          }),
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      const ctx = await ready();
+      const plan = await ctx.collector.planRefresh(request.query.limit ?? ctx.settings.refresh.limit, request.query.include_frozen);
+      return {
+        movies: plan.length,
+        catalog: plan.filter((p) => p.needsCatalog).length,
+        ratings: plan.filter((p) => p.needsRatings).length,
+        first: plan
+          .slice(0, 50)
+          .map((p) => ({ tmdb_id: p.movie.tmdb_id, title: p.movie.title, category: p.category, catalog: p.needsCatalog, ratings: p.needsRatings })),
+      };
+    },
+  );
+
+  typed.post(
+    '/api/collection/movies/:tmdb_id/unfreeze',
+    {
+      schema: {
+        tags: ['movies'],
+        summary: 'Unfreeze a movie: it is refreshed again by age',
+        params: z.object({
+          tmdb_id: z.coerce
+            .number()
+            .int()
+            .min(1)
+            .max(2 ** 31 - 1),
+        }),
+        response: { 200: z.object({ tmdb_id: z.int(), unfrozen: z.literal(true) }), 404: ErrorSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const ctx = await ready();
+      if (!(await ctx.repo.unfreeze(request.params.tmdb_id))) throw new AppError(404, 'NotFound', `No movie with tmdb_id ${request.params.tmdb_id}`);
+      return { tmdb_id: request.params.tmdb_id, unfrozen: true as const };
+    },
   );
 
   typed.get(
@@ -88,8 +233,8 @@ async function moviesPlugin(app: FastifyInstance, opts: { contextOptions?: Conte
     {
       schema: {
         tags: ['movies'],
-        summary: 'Schedule, last run, quota left and movie counts per age category',
-        response: { 200: StatusSchema, 503: ErrorSchema },
+        summary: 'Schedule, run in progress, last run, quota left, movie counts per age category, migrations',
+        response: { 200: StatusSchema, ...errors },
       },
     },
     async () => {
@@ -98,8 +243,10 @@ async function moviesPlugin(app: FastifyInstance, opts: { contextOptions?: Conte
       const next = ctx.runner.nextRun();
       return {
         database: ctx.db.kind,
-        schedule: { cron: ctx.settings.schedule.cron.trim() || null, next_run: next ? next.toISOString() : null },
-        last_run: last ?? null,
+        migrations: await migrationStatus(ctx.db),
+        schedule: { cron: ctx.settings.schedule.cron.trim() || null, next_run: next ? next.toISOString() : null, in_this_process: next !== null },
+        active_run: ctx.runner.activeRun(),
+        last_run: last ? withProgress(ctx, last) : null,
         quota: {
           catalog: { daily_limit: ctx.settings.catalog.daily_quota, left_today: await ctx.catalog.quotaLeft() },
           ratings: { daily_limit: ctx.settings.ratings.daily_quota, left_today: await ctx.ratings.quotaLeft() },
@@ -109,5 +256,3 @@ async function moviesPlugin(app: FastifyInstance, opts: { contextOptions?: Conte
     },
   );
 }
-
-export default fp(moviesPlugin, { name: 'movies', dependencies: ['health'] });

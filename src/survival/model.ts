@@ -75,7 +75,7 @@ export class OnnxClassifier {
     const total = batch.reduce((n, p) => n + p.rows.length, 0);
     const data = new Float32Array(total * this.width);
     let offset = 0;
-    for (const p of batch) for (const row of p.rows) data.set(row, (offset++) * this.width);
+    for (const p of batch) for (const row of p.rows) data.set(row, offset++ * this.width);
     try {
       const input = new ort.Tensor('float32', data, [total, this.width]);
       const out = await this.session.run({ [this.session.inputNames[0]!]: input });

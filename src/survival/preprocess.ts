@@ -128,7 +128,7 @@ export function toFeatures(params: PreprocessorParams, p: Passenger): Float32Arr
   };
   const out = new Float32Array(params.features.length);
   params.features.forEach((name, i) => {
-    const v = values[name as FeatureName];
+    const v = values[name];
     if (v === undefined) throw new Error(`preprocessor asks for unknown feature ${name}`);
     out[i] = v;
   });

@@ -1,17 +1,12 @@
-// Survival domain plugin: loads the model at start-up and serves /api/predict, /api/predict/batch and /predict.
+// The survival routes: /api/predict, /api/predict/batch, /predict (Kaggle rows), /api/explain and the model card.
 import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { AppError } from '../infra/errors.js';
-import { fromRoot } from '../infra/paths.js';
-import { ImageStore } from './explain/image-store.js';
-import { Explainer } from './explain/explainer.js';
-import { type CanvasModule, loadCanvas } from './plots/draw.js';
+import { AppError, ErrorSchema } from '../infra/errors.js';
+import type { Explainer } from './explain/explainer.js';
 import { passengerFromKaggle, titleFromName } from './preprocess.js';
 import {
   BatchRequestSchema,
   BatchResponseSchema,
-  ErrorSchema,
   ExplainRequestSchema,
   ExplainResponseSchema,
   KagglePassengerSchema,
@@ -20,45 +15,17 @@ import {
   PredictRequestSchema,
   PredictResponseSchema,
 } from './schemas.js';
-import { SurvivalService } from './service.js';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    survival: SurvivalService;
-    explainer: Explainer;
-  }
-}
-
-export interface SurvivalOptions {
-  imagesDir: string;
-  /** Tests replace the canvas loader to prove the DependencyError path. */
-  loadCanvas?: () => Promise<CanvasModule>;
-}
+import type { SurvivalService } from './service.js';
 
 const errors = { 400: ErrorSchema, 500: ErrorSchema };
 
-async function survivalPlugin(app: FastifyInstance, opts: SurvivalOptions) {
-  const service = new SurvivalService(fromRoot(app.config.MODEL_PATH), fromRoot(app.config.PREPROCESSOR_PATH), app.log);
-  await service.load();
-  const store = new ImageStore({
-    dir: opts.imagesDir,
-    maxCount: app.config.IMAGES_MAX_COUNT,
-    maxAgeS: app.config.IMAGES_MAX_AGE_S,
-    log: app.log,
-  });
-  await store.prune();
-  const explainer = new Explainer(service, store, opts.loadCanvas ?? loadCanvas);
-  app.decorate('survival', service);
-  app.decorate('explainer', explainer);
-  app.health.register('survival', () => ({ ...service.status() }));
-  app.addHook('onClose', () => service.close());
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (request.url.startsWith('/api/predict') || request.url.startsWith('/predict')) {
-      reply.header('x-model-version', service.version);
-    }
+export async function survivalRoutes(app: FastifyInstance, opts: { service: SurvivalService; explainer: Explainer }) {
+  const { service, explainer } = opts;
+  // Registered in this encapsulated scope, the header goes on survival responses only.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('x-model-version', service.version);
     return payload;
   });
-
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
   typed.post(
@@ -180,12 +147,11 @@ async function survivalPlugin(app: FastifyInstance, opts: SurvivalOptions) {
 
 function modelInfo(service: SurvivalService) {
   const card = service.card;
-  if (!card) throw new AppError(500, 'ModelError', 'No model card is loaded', { exception: service.status().error ?? 'missing model-card.json' });
+  if (!card)
+    throw new AppError(500, 'ModelError', 'No model card is loaded', { exception: service.cardError ?? service.status().error ?? 'missing model-card.json' });
   return {
     card,
     global_importance: (card.global_importance ?? {}) as Record<string, number>,
     importance_image_url: '/api/model/importance.png',
   };
 }
-
-export default fp(survivalPlugin, { name: 'survival', dependencies: ['health'] });

@@ -1,14 +1,6 @@
 // zod schemas of the survival API: they validate requests, type the handlers and generate the OpenAPI document.
 import { z } from 'zod';
 
-export const ErrorSchema = z
-  .object({
-    error: z.string().describe('error kind'),
-    message: z.string().describe('description'),
-    details: z.record(z.string(), z.unknown()).describe('extra information'),
-  })
-  .meta({ id: 'Error' });
-
 export const PassengerFields = {
   pclass: z.union([z.literal(1), z.literal(2), z.literal(3)]).describe('passenger class'),
   sex: z.enum(['male', 'female']).describe('gender'),
@@ -26,7 +18,7 @@ export const PassengerFields = {
     .min(1)
     .max(40)
     .default('Mr')
-    .describe('title from the name (Mr, Mrs, Miss, Master, ...); unknown titles join the model\'s rare-title group'),
+    .describe("title from the name (Mr, Mrs, Miss, Master, ...); unknown titles join the model's rare-title group"),
 };
 
 export const PassengerSchema = z.strictObject(PassengerFields).meta({ id: 'Passenger' });
@@ -79,9 +71,7 @@ export const KagglePassengerSchema = z
     SibSp: csvNumber(z.int().min(0).max(10)),
     Parch: csvNumber(z.int().min(0).max(10)),
     Ticket: optionalText.describe('ignored'),
-    Fare: csvNumber(z.number().nullable())
-      .optional()
-      .describe('ignored: the model uses the fare inferred from class and family size'),
+    Fare: csvNumber(z.number().nullable()).optional().describe('ignored: the model uses the fare inferred from class and family size'),
     Cabin: optionalText.describe('several cabins ("C23 C25") set cabin_multiple'),
     Embarked: z
       .union([z.enum(['S', 'C', 'Q']), z.literal(''), z.null()])

@@ -18,9 +18,7 @@ export function confidenceOf(p: number): Confidence {
 
 export function messageOf(prediction: 0 | 1, p: number): string {
   const pct = ((prediction === 1 ? p : 1 - p) * 100).toFixed(1);
-  return prediction === 1
-    ? `Passenger likely survived with ${pct}% confidence`
-    : `Passenger likely did not survive with ${pct}% confidence`;
+  return prediction === 1 ? `Passenger likely survived with ${pct}% confidence` : `Passenger likely did not survive with ${pct}% confidence`;
 }
 
 export interface ModelCard {
@@ -35,6 +33,7 @@ export interface SurvivalStatus {
   preprocessor_loaded: boolean;
   model_version: string | null;
   error?: string;
+  card_error?: string;
 }
 
 export class SurvivalService {
@@ -42,6 +41,8 @@ export class SurvivalService {
   private params: PreprocessorParams | null = null;
   private loadError: string | null = null;
   card: ModelCard | null = null;
+  /** Why the model card could not be read (predictions do not need it; /api/model does). */
+  cardError: string | null = null;
 
   constructor(
     private readonly modelPath: string,
@@ -65,7 +66,14 @@ export class SurvivalService {
       errors.push(`model ${this.modelPath}: ${(err as Error).message}`);
     }
     const cardPath = join(dirname(this.modelPath), 'model-card.json');
-    if (existsSync(cardPath)) this.card = JSON.parse(readFileSync(cardPath, 'utf8')) as ModelCard;
+    try {
+      if (existsSync(cardPath)) this.card = JSON.parse(readFileSync(cardPath, 'utf8')) as ModelCard;
+      else this.cardError = `${cardPath} does not exist`;
+    } catch (err) {
+      // A broken card must not stop the service: it only describes the model.
+      this.cardError = `${cardPath}: ${(err as Error).message}`;
+      this.log.warn({ error: this.cardError }, 'model card not readable');
+    }
     this.loadError = errors.length ? errors.join('; ') : null;
     if (this.loadError) this.log.error({ error: this.loadError }, 'survival model not loaded');
     else this.log.info({ model: this.modelPath, version: this.version }, 'survival model loaded');
@@ -91,6 +99,7 @@ export class SurvivalService {
       preprocessor_loaded: this.params !== null,
       model_version: this.classifier ? this.version : null,
       ...(this.loadError ? { error: this.loadError } : {}),
+      ...(this.cardError ? { card_error: this.cardError } : {}),
     };
   }
 

@@ -1,23 +1,18 @@
-// Loads text models through transformers.js: a local model directory (the shipped compact models) or a Hub id.
-import { existsSync } from 'node:fs';
-import { dirname, basename } from 'node:path';
-import { AutoModelForSequenceClassification, AutoTokenizer, env, pipeline } from '@huggingface/transformers';
-import { fromRoot } from '../infra/paths.js';
+// Loads text models through transformers.js: a local model directory (the shipped compact models) or a Hub id,
+// downloaded once into the model cache and read from there afterwards.
+import { AutoModelForQuestionAnswering, AutoModelForSequenceClassification, AutoTokenizer, type ProgressCallback, pipeline } from '@huggingface/transformers';
+import { DEFAULT_HUB, type HubSettings, loadFailure, pretrainedOptions, resolveModel, withHub } from './hub.js';
+import { type QaReader, createQaReader } from './qa-reader.js';
 
 export type TextClassifier = Awaited<ReturnType<typeof loadClassifier>>;
 export type TextEmbedder = Awaited<ReturnType<typeof loadEmbedder>>;
+export type { QaAnswer, QaReader } from './qa-reader.js';
 
-/**
- * A path that exists on disk loads from disk with remote loading off; anything else is a Hub id
- * (`Xenova/finbert`), fetched when the Hub is reachable.
- */
-function locate(idOrPath: string): { id: string; local: boolean } {
-  const path = fromRoot(idOrPath);
-  if (existsSync(path)) {
-    env.localModelPath = dirname(path);
-    return { id: basename(path), local: true };
-  }
-  return { id: idOrPath, local: false };
+export interface LoadOptions {
+  /** HF_ENDPOINT and MODEL_CACHE_DIR; only Hub ids use them. */
+  hub?: HubSettings;
+  /** transformers.js download progress (models:pull draws its bars from it). */
+  onProgress?: ProgressCallback;
 }
 
 /**
@@ -27,21 +22,31 @@ function locate(idOrPath: string): { id: string; local: boolean } {
  */
 const ONE_THREAD = { intraOpNumThreads: 1, interOpNumThreads: 1, enableCpuMemArena: false, enableMemPattern: false };
 
-function configure(local: boolean) {
-  env.allowLocalModels = true;
-  env.allowRemoteModels = !local;
+/**
+ * Runs a load of `idOrPath` with the options transformers.js takes per call. A local directory never touches the
+ * Hub settings; a Hub id runs under them (see withHub). Failures name the model and the reason (ModelLoadError).
+ */
+async function load<T>(
+  idOrPath: string,
+  opts: LoadOptions,
+  fn: (id: string, options: ReturnType<typeof pretrainedOptions> & { progress_callback?: ProgressCallback }) => Promise<T>,
+): Promise<T> {
+  const hub = opts.hub ?? DEFAULT_HUB;
+  const { id, local } = resolveModel(idOrPath);
+  const options = { ...pretrainedOptions(local, hub), ...(opts.onProgress ? { progress_callback: opts.onProgress } : {}) };
+  try {
+    return local ? await fn(id, options) : await withHub(hub, () => fn(id, options));
+  } catch (err) {
+    throw loadFailure(idOrPath, local, hub, err);
+  }
 }
 
-export async function loadClassifier(idOrPath: string) {
-  const { id, local } = locate(idOrPath);
-  configure(local);
-  return pipeline('text-classification', id, { dtype: 'fp32', session_options: ONE_THREAD });
+export async function loadClassifier(idOrPath: string, opts: LoadOptions = {}) {
+  return load(idOrPath, opts, (id, o) => pipeline('text-classification', id, { ...o, dtype: 'fp32', session_options: ONE_THREAD }));
 }
 
-export async function loadEmbedder(idOrPath: string) {
-  const { id, local } = locate(idOrPath);
-  configure(local);
-  return pipeline('feature-extraction', id, { dtype: 'fp32', session_options: ONE_THREAD });
+export async function loadEmbedder(idOrPath: string, opts: LoadOptions = {}) {
+  return load(idOrPath, opts, (id, o) => pipeline('feature-extraction', id, { ...o, dtype: 'fp32', session_options: ONE_THREAD }));
 }
 
 export type CrossEncoder = Awaited<ReturnType<typeof loadCrossEncoder>>;
@@ -50,11 +55,11 @@ export type CrossEncoder = Awaited<ReturnType<typeof loadCrossEncoder>>;
  * A cross-encoder (a sequence classifier over "[CLS] query [SEP] passage [SEP]" with one relevance logit, like
  * `Xenova/ms-marco-MiniLM-L-6-v2`): `score(query, passages)` gives one logit per passage, higher is more relevant.
  */
-export async function loadCrossEncoder(idOrPath: string) {
-  const { id, local } = locate(idOrPath);
-  configure(local);
-  const tokenizer = await AutoTokenizer.from_pretrained(id);
-  const model = await AutoModelForSequenceClassification.from_pretrained(id, { dtype: 'fp32', session_options: ONE_THREAD });
+export async function loadCrossEncoder(idOrPath: string, opts: LoadOptions = {}) {
+  const { tokenizer, model } = await load(idOrPath, opts, async (id, o) => ({
+    tokenizer: await AutoTokenizer.from_pretrained(id, o),
+    model: await AutoModelForSequenceClassification.from_pretrained(id, { ...o, dtype: 'fp32', session_options: ONE_THREAD }),
+  }));
   return {
     async score(query: string, passages: string[]): Promise<number[]> {
       if (!passages.length) return [];
@@ -64,7 +69,22 @@ export async function loadCrossEncoder(idOrPath: string) {
       // One logit per pair; a two-label model ranks by its "relevant" (last) label.
       return passages.map((_, i) => Number(logits.data[i * labels + labels - 1]));
     },
+    dispose: () => model.dispose(),
   };
+}
+
+/**
+ * An extractive question-answering reader (a transformers.js question-answering model, e.g.
+ * `Xenova/distilbert-base-cased-distilled-squad`): `answer(question, context)` gives the best span of the context
+ * with its score and character offsets into the context. Contexts longer than the model's window are read in
+ * overlapping windows.
+ */
+export async function loadQaReader(idOrPath: string, opts: LoadOptions = {}): Promise<QaReader> {
+  const { tokenizer, model } = await load(idOrPath, opts, async (id, o) => ({
+    tokenizer: await AutoTokenizer.from_pretrained(id, o),
+    model: await AutoModelForQuestionAnswering.from_pretrained(id, { ...o, dtype: 'fp32', session_options: ONE_THREAD }),
+  }));
+  return createQaReader(tokenizer, model);
 }
 
 export const DEFAULT_TEXT_MODELS = {
@@ -72,3 +92,15 @@ export const DEFAULT_TEXT_MODELS = {
   emotion: 'models/text/emotion',
   embedder: 'models/text/embedder',
 };
+
+/**
+ * The documented production set (`npm run models:pull -- --preset hub`): FinBERT, a 7-emotion DistilRoBERTa, a 768-d
+ * embedder, a MiniLM cross-encoder and a DistilBERT SQuAD reader, all ONNX exports transformers.js loads.
+ */
+export const HUB_PRESET = {
+  sentiment: 'Xenova/finbert',
+  emotion: 'Bachkippe/emotion-english-distilroberta-base_onnx',
+  embedder: 'Xenova/bge-base-en-v1.5',
+  reranker: 'Xenova/ms-marco-MiniLM-L-6-v2',
+  reader: 'Xenova/distilbert-base-cased-distilled-squad',
+} as const;

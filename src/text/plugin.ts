@@ -1,6 +1,7 @@
 // Text analysis domain: the shared LLM, the sentiment service (lazy models) and their routes.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { hubSettings } from './hub.js';
 import { Llm } from './llm/llm.js';
 import { sentimentRoutes } from './sentiment/routes.js';
 import { type LoadedModels, ModelLoader, SentimentService, defaultLoader } from './sentiment/service.js';
@@ -25,9 +26,12 @@ async function textPlugin(app: FastifyInstance, opts: TextOptions) {
     model: c.LLM_MODEL_NAME,
     baseUrl: c.LLM_BASE_URL,
     maxOutputTokens: c.LLM_MAX_OUTPUT_TOKENS,
+    budgets: { sentiment: c.LLM_MAX_OUTPUT_TOKENS_SENTIMENT, rewrite: c.LLM_MAX_OUTPUT_TOKENS_REWRITE },
+    thinking: c.LLM_THINKING,
     timeoutMs: c.LLM_TIMEOUT_MS,
+    log: app.log,
   });
-  const loader = new ModelLoader(opts.loadSentimentModels ?? defaultLoader(c.SENTIMENT_MODEL, c.EMOTION_MODEL), app.log);
+  const loader = new ModelLoader(opts.loadSentimentModels ?? defaultLoader(c.SENTIMENT_MODEL, c.EMOTION_MODEL, { hub: hubSettings(c) }), app.log);
   const service = new SentimentService(loader, llm, app.log);
   app.decorate('llm', llm);
   app.decorate('sentiment', service);
@@ -36,8 +40,24 @@ async function textPlugin(app: FastifyInstance, opts: TextOptions) {
     state: loader.state,
     ...(loader.loadMs !== null ? { load_ms: loader.loadMs } : {}),
     ...(loader.error ? { error: loader.error } : {}),
+    ...(loader.failedModel ? { failed_model: loader.failedModel } : {}),
   }));
-  app.health.register('llm', () => ({ ready: true, provider: llm.provider, model: llm.model, configured: llm.available }));
+  app.health.register('llm', () => ({
+    ready: llm.healthy,
+    provider: llm.provider,
+    model: llm.model,
+    configured: llm.available,
+    // Without a key every answer uses the documented fallbacks: a working mode, not a fault.
+    mode: llm.available ? 'llm' : 'fallback (no LLM_API_KEY)',
+    thinking: llm.thinking.summary,
+    last_call: llm.lastCall,
+  }));
+  // Readiness asks for the models: the first probe starts loading them, so a replica takes traffic with them loaded.
+  app.health.readiness('sentiment', () => {
+    if (loader.state === 'ready') return null;
+    if (loader.state !== 'loading') void loader.start().catch(() => undefined);
+    return loader.state === 'failed' && loader.error ? `sentiment models failed to load (retrying): ${loader.error}` : 'sentiment models loading';
+  });
   if (c.TEXT_MODELS_EAGER) app.addHook('onReady', async () => void loader.start().catch(() => undefined));
   await app.register(sentimentRoutes, { service, maxChars: c.SENTIMENT_MAX_CHARS });
 }

@@ -1,7 +1,7 @@
 // The question page: ask the document collection, see the answer, its confidence and the cited passages.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { TextHttpError } from '../text/sentiment/service.js';
+import { TextHttpError } from '../text/errors.js';
 
 /** The passage with the answer's sentence marked; the template escapes each part. */
 function highlight(text: string, passage: string | null): { before: string; mark: string; after: string } {
@@ -17,7 +17,7 @@ async function askPages(app: FastifyInstance) {
 
   app.get('/ask', { schema: { hide: true } }, (_request, reply) => reply.page('ask', 'Ask the documents', { question: '', error: null, result: null }));
 
-  app.post('/ask', { schema: { hide: true } }, async (request, reply) => {
+  app.post('/ask', { schema: { hide: true }, config: { freeText: { fields: ['question'] } } }, async (request, reply) => {
     const raw = (request.body as Record<string, unknown> | undefined)?.question;
     const question = typeof raw === 'string' ? raw : '';
     try {
@@ -28,11 +28,15 @@ async function askPages(app: FastifyInstance) {
     } catch (err) {
       if (err instanceof TextHttpError && err.statusCode === 400) {
         reply.code(400);
-        return reply.page('ask', 'Ask the documents', { question, error: String(err.extra.reason ?? err.detail), result: null });
+        return reply.page('ask', 'Ask the documents', { question, error: typeof err.extra.reason === 'string' ? err.extra.reason : err.detail, result: null });
       }
       request.log.error({ err }, 'ask page failed');
       reply.code(503);
-      return reply.page('ask', 'Ask the documents', { question, error: 'The document search is not available right now. Please try again shortly.', result: null });
+      return reply.page('ask', 'Ask the documents', {
+        question,
+        error: 'The document search is not available right now. Please try again shortly.',
+        result: null,
+      });
     }
   });
 }

@@ -38,15 +38,14 @@ async function pagesPlugin(app: FastifyInstance) {
     return this.view(template, { title, version: SERVICE_VERSION, nav: domains.map((d) => d.link), ...data });
   });
 
-  app.get('/', { schema: { hide: true } }, (_request, reply) =>
+  app.get('/', { schema: { hide: true } }, async (_request, reply) =>
     reply.page('index', 'Home', {
       domains: domains.map((d) => ({ ...d, facts: d.facts() })),
-      health: app.health.components(),
+      health: await app.health.components(),
     }),
   );
 }
 
-export const renderNotFound = (request: { url: string }, reply: FastifyReply) =>
-  reply.page('not-found', 'Page not found', { path: request.url.split('?')[0] });
+export const renderNotFound = (request: { url: string }, reply: FastifyReply) => reply.page('not-found', 'Page not found', { path: request.url.split('?')[0] });
 
 export default fp(pagesPlugin, { name: 'pages', dependencies: ['health'] });

@@ -11,7 +11,7 @@ interface JsonProp {
   maximum?: number;
   enum?: (string | number)[];
   anyOf?: { const?: number | string }[];
-  default?: unknown;
+  default?: string | number;
   description?: string;
   maxLength?: number;
 }
@@ -63,7 +63,7 @@ export function formFields(): FieldSpec[] {
       name,
       label: LABELS[name] ?? name,
       required: schema.required?.includes(name) ?? false,
-      defaultValue: String(p.default ?? FORM_DEFAULTS[name] ?? ''),
+      defaultValue: p.default !== undefined ? String(p.default) : (FORM_DEFAULTS[name] ?? ''),
       ...(p.description ? { hint: p.description } : {}),
     };
     if (choices?.length) {
@@ -102,20 +102,16 @@ function humanMessage(field: FieldSpec | undefined, type: string, empty: boolean
 
 async function predictionPages(app: FastifyInstance) {
   const fields = formFields();
-  app.pages.addLink(
-    { href: '/prediction', label: 'Survival' },
-    'predict whether a Titanic passenger survived, with an explanation of why',
-    () => {
-      const card = app.survival.card;
-      const m = card?.cv_metrics?.mean;
-      const status = app.survival.status();
-      if (!status.model_loaded) return ['Model not loaded: predictions are unavailable.'];
-      return [
-        `Model ${app.survival.version}: gradient-boosted trees served with ONNX Runtime.`,
-        ...(m ? [`Cross-validated accuracy ${(m.accuracy! * 100).toFixed(1)}%, ROC AUC ${m.roc_auc!.toFixed(3)}.`] : []),
-      ];
-    },
-  );
+  app.pages.addLink({ href: '/prediction', label: 'Survival' }, 'predict whether a Titanic passenger survived, with an explanation of why', () => {
+    const card = app.survival.card;
+    const m = card?.cv_metrics?.mean;
+    const status = app.survival.status();
+    if (!status.model_loaded) return ['Model not loaded: predictions are unavailable.'];
+    return [
+      `Model ${app.survival.version}: gradient-boosted trees served with ONNX Runtime.`,
+      ...(m ? [`Cross-validated accuracy ${(m.accuracy! * 100).toFixed(1)}%, ROC AUC ${m.roc_auc!.toFixed(3)}.`] : []),
+    ];
+  });
 
   app.get('/prediction', { schema: { hide: true } }, (_request, reply) =>
     reply.page('prediction-form', 'Survival prediction', {
@@ -133,7 +129,11 @@ async function predictionPages(app: FastifyInstance) {
       const errors: Record<string, string> = {};
       for (const e of issuesToErrors(parsed.error.issues)) {
         const field = e.loc[0] ?? 'form';
-        errors[field] ??= humanMessage(fields.find((f) => f.name === field), e.type, values[field] === '');
+        errors[field] ??= humanMessage(
+          fields.find((f) => f.name === field),
+          e.type,
+          values[field] === '',
+        );
       }
       reply.code(400);
       return reply.page('prediction-form', 'Survival prediction: please check the form', { fields, values, errors });

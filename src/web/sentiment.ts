@@ -1,17 +1,18 @@
 // The sentiment page: a text box, and the result with bars for the scores and the emotions.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { TextHttpError } from '../text/sentiment/service.js';
+import { TextHttpError } from '../text/errors.js';
 
 async function sentimentPages(app: FastifyInstance) {
   app.pages.addLink({ href: '/sentiment', label: 'Sentiment' }, 'financial sentiment and seven emotions of any text, with an interpretation', () => {
-    const s = app.health.components().sentiment;
-    return [`Models: ${app.config.SENTIMENT_MODEL} and ${app.config.EMOTION_MODEL} (${String(s?.state ?? 'idle')}).`];
+    return [`Models: ${app.config.SENTIMENT_MODEL} and ${app.config.EMOTION_MODEL} (${app.sentiment.loader.state}).`];
   });
 
-  app.get('/sentiment', { schema: { hide: true } }, (_request, reply) => reply.page('sentiment', 'Sentiment analysis', { text: '', error: null, result: null }));
+  app.get('/sentiment', { schema: { hide: true } }, (_request, reply) =>
+    reply.page('sentiment', 'Sentiment analysis', { text: '', error: null, result: null }),
+  );
 
-  app.post('/sentiment', { schema: { hide: true } }, async (request, reply) => {
+  app.post('/sentiment', { schema: { hide: true }, config: { freeText: { fields: ['text'] } } }, async (request, reply) => {
     const raw = (request.body as Record<string, unknown> | undefined)?.text;
     const text = typeof raw === 'string' ? raw : '';
     const fail = (code: number, error: string) => {

@@ -6,8 +6,16 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, type BuildOptions } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/infra/config.js';
 
+const made = new Set<string>();
+// Every temporary directory a test file made is removed when its worker process exits, passed or failed.
+process.once('exit', () => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
 export function tempDir(prefix = 'svc-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.add(dir);
+  return dir;
 }
 
 /** Config from defaults and config/*.yaml only: the developer's shell and .env do not leak into tests. */

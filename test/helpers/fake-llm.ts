@@ -1,18 +1,39 @@
-// A local server that answers like Gemini, OpenAI (chat completions) and Anthropic, and misbehaves on demand.
-import { type Server, type ServerResponse, createServer } from 'node:http';
+// A local server that answers like Gemini, OpenAI (chat completions) and Anthropic, streamed (each provider's SSE)
+// or not. Like the real APIs, models think before answering and their thinking counts against the output budget
+// (see fake-llm-thinking.ts): a starved answer comes back empty or cut, with the provider's finish reason and usage.
+// Unknown models get the provider's 404; other failures on demand.
+import { type Server, createServer } from 'node:http';
+import { type Thinking, anthropicThinking, geminiThinking, openaiThinking } from './fake-llm-thinking.js';
+import { anthropicBody, anthropicEvents, budgetOf, errorBody, geminiBody, geminiChunks, notFound, openaiBody, openaiChunks, sse } from './fake-llm-wire.js';
 
 export type LlmMode = 'ok' | '500' | '429' | 'timeout' | 'blocked' | 'truncated';
+export type Provider = 'gemini' | 'openai' | 'anthropic';
 
 export interface LlmCall {
-  provider: 'gemini' | 'openai' | 'anthropic';
+  provider: Provider;
   path: string;
+  model: string;
+  stream: boolean;
   body: Record<string, unknown>;
   headers: Record<string, string | string[] | undefined>;
 }
 
+/** What a request produced: thinking tokens spent, the text that fitted, and whether the budget cut it. */
+export interface Outcome {
+  thoughts: number;
+  words: string[];
+  cut: boolean;
+}
+
+type Body = Record<string, unknown> & { stream?: boolean };
+
 export class FakeLlm {
   mode: LlmMode = 'ok';
   reply = 'The tone is clearly positive: strong results and optimism dominate. Readers would likely see it as good news.';
+  /** Models every provider answers 404 for, as for a retired or misspelt name. */
+  readonly unknownModels = new Set(['gemini-1.0-pro', 'gpt-3.5-turbo-0301', 'claude-2.0', 'no-such-model']);
+  /** Overrides the thinking tokens a model spends (a model that overthinks). */
+  thoughts: number | null = null;
   calls: LlmCall[] = [];
   url = '';
   private server: Server | null = null;
@@ -23,23 +44,30 @@ export class FakeLlm {
       req.on('data', (c: Buffer) => (raw += c.toString()));
       req.on('end', () => {
         const path = req.url ?? '';
-        const provider = path.includes(':generateContent') ? 'gemini' : path.endsWith('/chat/completions') ? 'openai' : 'anthropic';
-        this.calls.push({ provider, path, body: raw ? JSON.parse(raw) : {}, headers: req.headers });
-        const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+        const provider: Provider =
+          path.includes(':generateContent') || path.includes(':streamGenerateContent') ? 'gemini' : path.endsWith('/chat/completions') ? 'openai' : 'anthropic';
+        const body = (raw ? JSON.parse(raw) : {}) as Body;
+        const model = provider === 'gemini' ? (/models\/([^:]+):/.exec(path)?.[1] ?? '') : typeof body.model === 'string' ? body.model : '';
+        const stream = provider === 'gemini' ? path.includes(':streamGenerateContent') : Boolean(body.stream);
+        this.calls.push({ provider, path, model, stream, body, headers: req.headers });
+        const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
           res.writeHead(status, { 'content-type': 'application/json', ...headers });
-          res.end(JSON.stringify(body));
+          res.end(JSON.stringify(payload));
         };
         if (this.mode === 'timeout') return; // never answers
-        if (this.mode === '500') return send(500, { error: { message: 'internal error', code: 500 } });
-        if (this.mode === '429') return send(429, { error: { message: 'rate limited', code: 429 } }, { 'retry-after': '30' });
-        if (provider === 'gemini') return send(200, this.gemini());
-        if (provider === 'openai' && (this.calls.at(-1)!.body as { stream?: boolean }).stream) return this.openaiStream(res);
-        if (provider === 'openai') return send(200, this.openai());
-        return send(200, this.anthropic());
+        if (this.mode === '500') return send(500, errorBody(provider, 500, 'internal error'));
+        if (this.mode === '429') return send(429, errorBody(provider, 429, 'rate limited'), { 'retry-after': '30' });
+        if (this.unknownModels.has(model)) return send(404, errorBody(provider, 404, notFound(provider, model)));
+        const thinking = this.thinking(provider, model, body);
+        if (!thinking.ok) return send(thinking.status, errorBody(provider, thinking.status, thinking.message));
+        const outcome = this.outcome(thinking.tokens, budgetOf(provider, body));
+        if (provider === 'gemini') return stream ? sse(res, geminiChunks(this, outcome)) : send(200, geminiBody(this, outcome));
+        if (provider === 'openai') return stream ? sse(res, openaiChunks(this, outcome, body)) : send(200, openaiBody(this, outcome, model));
+        return stream ? sse(res, anthropicEvents(this, outcome, model)) : send(200, anthropicBody(this, outcome, model));
       });
     });
     await new Promise<void>((r) => this.server!.listen(0, '127.0.0.1', () => r()));
-    this.url = `http://127.0.0.1:${(this.server!.address() as { port: number }).port}`;
+    this.url = `http://127.0.0.1:${(this.server.address() as { port: number }).port}`;
   }
 
   async stop(): Promise<void> {
@@ -47,65 +75,25 @@ export class FakeLlm {
     await new Promise((r) => this.server?.close(r));
   }
 
-  private text() {
-    return this.mode === 'truncated' ? this.reply.slice(0, 30) : this.reply;
+  private thinking(provider: Provider, model: string, body: Body): Thinking {
+    const t =
+      provider === 'gemini'
+        ? geminiThinking(model, (body.generationConfig as { thinkingConfig?: { thinkingBudget?: number; thinkingLevel?: string } } | undefined)?.thinkingConfig)
+        : provider === 'openai'
+          ? openaiThinking(model, body as Parameters<typeof openaiThinking>[1])
+          : anthropicThinking(model, body as Parameters<typeof anthropicThinking>[1]);
+    return t.ok && this.thoughts !== null ? { ok: true, tokens: this.thoughts } : t;
   }
 
-  private gemini() {
-    const usageMetadata = { promptTokenCount: 50, candidatesTokenCount: 20, totalTokenCount: 70 };
-    if (this.mode === 'blocked') {
-      return {
-        candidates: [{ finishReason: 'SAFETY', index: 0, safetyRatings: [{ category: 'HARM_CATEGORY_HARASSMENT', probability: 'HIGH', blocked: true }] }],
-        usageMetadata,
-      };
-    }
-    return {
-      candidates: [{ content: { parts: [{ text: this.text() }], role: 'model' }, finishReason: this.mode === 'truncated' ? 'MAX_TOKENS' : 'STOP', index: 0 }],
-      usageMetadata,
-      modelVersion: 'gemini-2.5-flash',
-    };
-  }
-
-  private openai() {
-    const finish = this.mode === 'truncated' ? 'length' : this.mode === 'blocked' ? 'content_filter' : 'stop';
-    return {
-      id: 'chatcmpl-1',
-      object: 'chat.completion',
-      created: 1_700_000_000,
-      model: 'gpt-4o-mini',
-      choices: [{ index: 0, message: { role: 'assistant', content: this.mode === 'blocked' ? null : this.text() }, finish_reason: finish }],
-      usage: { prompt_tokens: 50, completion_tokens: 20, total_tokens: 70 },
-    };
-  }
-
-  /** Chat Completions streaming: chunks with content deltas, a final chunk with the finish reason, [DONE]. */
-  private openaiStream(res: ServerResponse) {
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    const chunk = (delta: Record<string, unknown>, finish: string | null) =>
-      res.write(`data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o-mini', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
-    const words = this.text().match(/\S+\s*/g) ?? [];
-    chunk({ role: 'assistant', content: '' }, null);
-    for (const w of words) chunk({ content: w }, null);
-    chunk({}, this.mode === 'truncated' ? 'length' : 'stop');
-    res.write('data: [DONE]\n\n');
-    res.end();
-  }
-
-  private anthropic() {
-    const stop = this.mode === 'truncated' ? 'max_tokens' : this.mode === 'blocked' ? 'refusal' : 'end_turn';
-    return {
-      id: 'msg_1',
-      type: 'message',
-      role: 'assistant',
-      model: 'claude-3-5-haiku-latest',
-      content: this.mode === 'blocked' ? [] : [{ type: 'text', text: this.text() }],
-      stop_reason: stop,
-      stop_sequence: null,
-      usage: { input_tokens: 50, output_tokens: 20 },
-    };
+  /** Thinking first, then one token per word of the reply, until the budget runs out. */
+  private outcome(thoughts: number, budget: number): Outcome {
+    const all = this.reply.match(/\S+\s*/g) ?? [];
+    if (this.mode === 'truncated') return { thoughts: 0, words: all.slice(0, 4), cut: true };
+    const spent = Math.min(thoughts, budget);
+    const room = budget - spent;
+    return { thoughts: spent, words: all.slice(0, room), cut: all.length > room };
   }
 }
 
 /** Each provider's base URL on the fake server, as its SDK expects it (with the API version path). */
-export const baseUrlFor = (fake: FakeLlm, provider: 'gemini' | 'openai' | 'anthropic') =>
-  provider === 'gemini' ? `${fake.url}/v1beta` : `${fake.url}/v1`;
+export const baseUrlFor = (fake: FakeLlm, provider: Provider) => (provider === 'gemini' ? `${fake.url}/v1beta` : `${fake.url}/v1`);

@@ -91,7 +91,13 @@ export class FakeApis {
 
   async stop(): Promise<void> {
     await Promise.all(
-      this.servers.map((s) => new Promise((r) => { s.closeAllConnections(); s.close(r); })),
+      this.servers.map(
+        (s) =>
+          new Promise((r) => {
+            s.closeAllConnections();
+            s.close(r);
+          }),
+      ),
     );
   }
 
@@ -111,8 +117,16 @@ export class FakeApis {
       const page = Number(req.query.get('page') ?? 1);
       const total_pages = Math.max(1, Math.ceil(all.length / this.pageSize));
       const results = all.slice((page - 1) * this.pageSize, page * this.pageSize).map((m) => ({
-        id: m.id, title: m.title, release_date: m.release_date, vote_average: m.vote_average ?? 6, vote_count: m.vote_count ?? 100,
-        popularity: m.popularity ?? 20, adult: false, video: false, genre_ids: [18], original_language: 'en',
+        id: m.id,
+        title: m.title,
+        release_date: m.release_date,
+        vote_average: m.vote_average ?? 6,
+        vote_count: m.vote_count ?? 100,
+        popularity: m.popularity ?? 20,
+        adult: false,
+        video: false,
+        genre_ids: [18],
+        original_language: 'en',
       }));
       return this.json(res, 200, { page, results, total_pages, total_results: all.length });
     }
@@ -120,11 +134,23 @@ export class FakeApis {
     const movie = m ? this.movies.get(Number(m[1])) : undefined;
     if (!movie) return this.json(res, 404, { success: false, status_code: 34, status_message: 'The resource you requested could not be found.' });
     return this.json(res, 200, {
-      id: movie.id, imdb_id: movie.imdb_id, title: movie.title, original_title: movie.title, overview: `About ${movie.title}.`,
-      tagline: '', status: movie.status ?? 'Released', release_date: movie.release_date, budget: movie.budget ?? 1_000_000,
-      revenue: movie.revenue ?? 5_000_000, runtime: movie.runtime ?? 100, vote_average: movie.vote_average ?? 6,
-      vote_count: movie.vote_count ?? 100, popularity: movie.popularity ?? 20, adult: false,
-      genres: [{ id: 18, name: 'Drama' }], production_companies: [{ id: 1, name: 'Studio One', origin_country: 'US' }],
+      id: movie.id,
+      imdb_id: movie.imdb_id,
+      title: movie.title,
+      original_title: movie.title,
+      overview: `About ${movie.title}.`,
+      tagline: '',
+      status: movie.status ?? 'Released',
+      release_date: movie.release_date,
+      budget: movie.budget ?? 1_000_000,
+      revenue: movie.revenue ?? 5_000_000,
+      runtime: movie.runtime ?? 100,
+      vote_average: movie.vote_average ?? 6,
+      vote_count: movie.vote_count ?? 100,
+      popularity: movie.popularity ?? 20,
+      adult: false,
+      genres: [{ id: 18, name: 'Drama' }],
+      production_companies: [{ id: 1, name: 'Studio One', origin_country: 'US' }],
     });
   }
 
@@ -136,16 +162,35 @@ export class FakeApis {
     const movie = [...this.movies.values()].find((m) => m.imdb_id === id);
     if (!movie) return this.json(res, 200, { Response: 'False', Error: 'Incorrect IMDb ID.' });
     return this.json(res, 200, {
-      Title: movie.title, Year: movie.release_date.slice(0, 4), Rated: 'PG-13', Released: movie.release_date, Runtime: '100 min',
-      Genre: 'Drama', Director: 'Jane Doe', Writer: 'John Roe', Actors: 'A. Actor, B. Actor', Plot: 'A plot.',
-      Language: 'English', Country: 'United States', Awards: movie.awards ?? 'N/A', Poster: 'N/A',
+      Title: movie.title,
+      Year: movie.release_date.slice(0, 4),
+      Rated: 'PG-13',
+      Released: movie.release_date,
+      Runtime: '100 min',
+      Genre: 'Drama',
+      Director: 'Jane Doe',
+      Writer: 'John Roe',
+      Actors: 'A. Actor, B. Actor',
+      Plot: 'A plot.',
+      Language: 'English',
+      Country: 'United States',
+      Awards: movie.awards ?? 'N/A',
+      Poster: 'N/A',
       Ratings: [
         { Source: 'Internet Movie Database', Value: `${movie.imdbRating ?? '7.0'}/10` },
         { Source: 'Rotten Tomatoes', Value: '80%' },
         { Source: 'Metacritic', Value: '70/100' },
       ],
-      Metascore: '70', imdbRating: movie.imdbRating ?? '7.0', imdbVotes: movie.imdbVotes ?? '10,000', imdbID: movie.imdb_id,
-      Type: 'movie', DVD: 'N/A', BoxOffice: movie.boxOffice ?? '$1,234,567', Production: 'N/A', Website: 'N/A', Response: 'True',
+      Metascore: '70',
+      imdbRating: movie.imdbRating ?? '7.0',
+      imdbVotes: movie.imdbVotes ?? '10,000',
+      imdbID: movie.imdb_id,
+      Type: 'movie',
+      DVD: 'N/A',
+      BoxOffice: movie.boxOffice ?? '$1,234,567',
+      Production: 'N/A',
+      Website: 'N/A',
+      Response: 'True',
     });
   }
 }

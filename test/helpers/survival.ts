@@ -2,11 +2,10 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { fromRoot } from '../../src/infra/paths.js';
-import { ensembleFromOnnx } from '../../src/survival/onnx-trees.js';
+import { ensembleFromOnnx } from '../../src/infra/tree-ensemble.js';
 import type { Passenger, PreprocessorParams } from '../../src/survival/preprocess.js';
 
-export const servedParams = () =>
-  JSON.parse(readFileSync(fromRoot('models/survival/preprocessor.json'), 'utf8')) as PreprocessorParams;
+export const servedParams = () => JSON.parse(readFileSync(fromRoot('models/survival/preprocessor.json'), 'utf8')) as PreprocessorParams;
 
 export const servedTrees = () => ensembleFromOnnx(readFileSync(fromRoot('models/survival/model.onnx'))).model;
 

@@ -99,3 +99,44 @@ describe('error bodies', () => {
     expect(res.body).not.toContain('.ts:');
   });
 });
+
+describe('error bodies of the text domain: its {detail} shape, with field errors like everywhere', () => {
+  let app: Awaited<ReturnType<typeof makeApp>>;
+  beforeAll(async () => {
+    app = await makeApp({ RAG_INDEX_ON_START: false, BODY_LIMIT_BYTES: 4096 });
+  });
+  afterAll(() => app.close());
+
+  const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
+    app.inject({ method: 'POST', url, payload: payload as string, headers });
+
+  it.each(['/rag/search', '/analyze/sentiment'])('%s names the failing field with loc as a path list', async (url) => {
+    const body = url === '/rag/search' ? { query: 'railways', top_k: 500 } : { text: ['not', 'text'] };
+    const res = await post(url, body);
+    expect(res.statusCode).toBe(400);
+    const { detail, errors } = res.json();
+    expect(detail).toBe('Invalid input format');
+    expect(errors).toEqual([
+      { loc: [url === '/rag/search' ? 'top_k' : 'text'], msg: expect.any(String), type: url === '/rag/search' ? 'too_big' : 'invalid_type' },
+    ]);
+  });
+
+  it.each(['/rag/search', '/rag/ask', '/analyze/sentiment'])('%s refuses unknown fields by name', async (url) => {
+    const base = url === '/rag/search' ? { query: 'railways' } : url === '/rag/ask' ? { question: 'What about railways?' } : { text: 'Fine.' };
+    const res = await post(url, { ...base, extra: 1 });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toEqual([{ loc: ['extra'], msg: 'Extra field not permitted', type: 'unrecognized_keys' }]);
+  });
+
+  it.each(['/rag/search', '/rag/ask', '/analyze/sentiment'])('%s keeps 413 and 415 and explains malformed JSON', async (url) => {
+    const big = await post(url, JSON.stringify({ query: 'x'.repeat(5000), question: 'x', text: 'x' }), { 'content-type': 'application/json' });
+    expect(big.statusCode).toBe(413);
+    expect(big.json()).toEqual({ detail: 'Request body is larger than the service accepts' });
+    const xml = await post(url, '<query>x</query>', { 'content-type': 'application/xml' });
+    expect(xml.statusCode).toBe(415);
+    expect(xml.json().detail).toMatch(/Content-Type/);
+    const broken = await post(url, '{"query": ', { 'content-type': 'application/json' });
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json()).toEqual({ detail: 'Invalid input format', reason: 'Request body is not valid JSON' });
+  });
+});

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICE_VERSION } from '../../src/infra/paths.js';
 import { makeApp } from '../helpers/app.js';
+import { FakeLlm } from '../helpers/fake-llm.js';
 
 describe('health, liveness, metrics, landing page', () => {
   let app: Awaited<ReturnType<typeof makeApp>>;
@@ -9,16 +10,14 @@ describe('health, liveness, metrics, landing page', () => {
   });
   afterAll(() => app.close());
 
-  it('GET /health has the documented fields and the package version', async () => {
+  it('GET /health is healthy once every component works, with the documented fields and the package version', async () => {
+    await Promise.all([app.movies.start(), app.rag.start()]);
     const body = (await app.inject({ url: '/health' })).json();
-    expect(body).toMatchObject({
-      status: expect.stringMatching(/^(healthy|degraded)$/),
-      model_loaded: expect.any(Boolean),
-      preprocessor_loaded: expect.any(Boolean),
-      version: SERVICE_VERSION,
-      components: expect.any(Object),
-    });
+    expect(body).toMatchObject({ status: 'healthy', model_loaded: true, preprocessor_loaded: true, version: SERVICE_VERSION });
     expect(body.version).toMatch(/^\d+\.\d+\.\d+$/);
+    for (const [name, c] of Object.entries(body.components as Record<string, { ready: boolean }>)) expect(c.ready, name).toBe(true);
+    expect(body.components.rag).toMatchObject({ state: 'ready', chroma: { reachable: true }, index: { loaded: true }, last_index_run: { ok: true } });
+    expect(body.components.llm).toMatchObject({ configured: false, mode: 'fallback (no LLM_API_KEY)' });
   });
 
   it('GET /live says the process is up', async () => {
@@ -60,5 +59,55 @@ describe('optional HTTP features', () => {
     }
     expect(codes).toEqual([200, 200, 429]);
     await app.close();
+  });
+});
+
+describe('/health reports what it measured', () => {
+  it('is degraded when the vector store does not answer, naming the component', async () => {
+    const app = await makeApp({ CHROMA_URL: 'http://127.0.0.1:9' });
+    try {
+      await app.rag.start().catch(() => undefined);
+      const body = (await app.inject({ url: '/health' })).json();
+      expect(body.status).toBe('degraded');
+      expect(body.components.rag).toMatchObject({ ready: false, chroma: { server: 'external', reachable: false }, index: { loaded: false } });
+      expect(body.components.rag.error).toMatch(/Chroma does not answer/);
+      expect(body.components.survival.ready).toBe(true);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('is degraded after an index run failed, and says why', async () => {
+    const app = await makeApp({ DOCS_DIR: '/nonexistent/documents', RAG_INDEX_ON_START: false });
+    try {
+      const res = await app.inject({ method: 'POST', url: '/rag/index' });
+      expect(res.statusCode).toBeGreaterThanOrEqual(400);
+      const body = (await app.inject({ url: '/health' })).json();
+      expect(body.status).toBe('degraded');
+      expect(body.components.rag).toMatchObject({ ready: false, last_index_run: { ok: false } });
+      expect(body.components.rag.error).toMatch(/last index run failed: .*nonexistent/);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('is degraded while a configured LLM provider keeps failing, and healthy again once it answers', async () => {
+    const fake = new FakeLlm();
+    await fake.start();
+    const app = await makeApp({ LLM_PROVIDER: 'openai', LLM_API_KEY: 'sk-test', LLM_BASE_URL: `${fake.url}/v1`, RAG_INDEX_ON_START: false });
+    try {
+      const llm = async () => (await app.inject({ url: '/health' })).json().components.llm;
+      expect(await llm()).toMatchObject({ ready: true, configured: true, mode: 'llm', last_call: null });
+      fake.mode = '500';
+      await app.inject({ method: 'POST', url: '/analyze/sentiment', payload: { text: 'Revenue rose sharply this quarter.' } });
+      expect(await llm()).toMatchObject({ ready: false, last_call: { ok: false, reason: 'error' } });
+      expect((await app.inject({ url: '/health' })).json().status).toBe('degraded');
+      fake.mode = 'ok';
+      await app.inject({ method: 'POST', url: '/analyze/sentiment', payload: { text: 'Revenue rose sharply this quarter.' } });
+      expect(await llm()).toMatchObject({ ready: true, last_call: { ok: true } });
+    } finally {
+      await app.close();
+      await fake.stop();
+    }
   });
 });

@@ -37,3 +37,46 @@ describe('request log', () => {
     expect(all).not.toContain('Bearer abc.def');
   });
 });
+
+describe('free text in the request log', () => {
+  const SECRET = 'My diary: I secretly love the quarterly numbers of Initech.';
+  const QUESTION = 'What did the quartermaster hide in the lighthouse?';
+
+  async function logged(overrides: Parameters<typeof testConfig>[0]) {
+    const stream = new PassThrough();
+    const lines: Record<string, unknown>[] = [];
+    stream.on('data', (chunk: Buffer) => {
+      for (const l of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(l));
+    });
+    const app = await buildApp({ config: testConfig({ RAG_INDEX_ON_START: false, ...overrides }), logStream: stream });
+    await app.inject({ method: 'POST', url: '/analyze/sentiment', payload: { text: SECRET } });
+    await app.inject({ method: 'POST', url: '/rag/ask', payload: { question: QUESTION } });
+    await app.inject({ method: 'POST', url: '/rag/search', payload: { query: QUESTION } });
+    await app.inject({ method: 'POST', url: '/api/predict', payload: { pclass: 2, sex: 'female', age: 41, sibsp: 0, parch: 0, embarked: 'S' } });
+    await app.close();
+    return lines.filter((l) => l.msg === 'request');
+  }
+
+  it('keeps texts, questions and queries out by default: their length and a hash instead, and no result that quotes them', async () => {
+    const lines = await logged({});
+    const all = JSON.stringify(lines);
+    expect(all).not.toContain('Initech');
+    expect(all).not.toContain('quartermaster');
+    const sentiment = lines.find((l) => l.path === '/analyze/sentiment')!;
+    expect(sentiment.payload).toEqual({ text: { chars: SECRET.length, sha256: expect.stringMatching(/^[0-9a-f]{16}$/) } });
+    expect(sentiment.result).toMatchObject({ sentiment: expect.any(String), num_chunks: 1 });
+    const ask = lines.find((l) => l.path === '/rag/ask')!;
+    expect(ask.payload).toMatchObject({ question: { chars: QUESTION.length } });
+    // The same text gives the same hash: two requests can be matched without reading them.
+    const search = lines.find((l) => l.path === '/rag/search')!;
+    expect((search.payload as { query: { sha256: string } }).query.sha256).toBe((ask.payload as { question: { sha256: string } }).question.sha256);
+    // Survival payloads are no one's free text: kept as they are.
+    expect(lines.find((l) => l.path === '/api/predict')!.payload).toMatchObject({ pclass: 2, age: 41 });
+  });
+
+  it('logs them as they are with LOG_TEXT=true', async () => {
+    const all = JSON.stringify(await logged({ LOG_TEXT: true }));
+    expect(all).toContain('Initech');
+    expect(all).toContain('quartermaster');
+  });
+});

@@ -10,8 +10,15 @@ const daysAgo = (d: number) => new Date(Date.parse('2026-06-15T00:00:00Z') - d *
 
 describe('age categories (UTC calendar days; upper bounds inclusive)', () => {
   it.each([
-    [0, 'recent'], [60, 'recent'], [61, 'established'], [180, 'established'], [181, 'mature'],
-    [365, 'mature'], [366, 'archived'], [5000, 'archived'], [-10, 'recent'],
+    [0, 'recent'],
+    [60, 'recent'],
+    [61, 'established'],
+    [180, 'established'],
+    [181, 'mature'],
+    [365, 'mature'],
+    [366, 'archived'],
+    [5000, 'archived'],
+    [-10, 'recent'],
   ])('day %i is %s', (d, category) => {
     expect(ageCategory(daysAgo(d), now)).toBe(category);
   });
@@ -59,8 +66,17 @@ describe('change detection and parsing', () => {
 
   it('reads OMDb values, including N/A', () => {
     const v = ratingsVolatile({
-      Response: 'True', imdbID: 'tt0111161', imdbRating: '9.3', imdbVotes: '2,900,123', Metascore: 'N/A', BoxOffice: '$28,767,189',
-      Awards: 'N/A', Ratings: [{ Source: 'Rotten Tomatoes', Value: '89%' }, { Source: 'Metacritic', Value: '82/100' }],
+      Response: 'True',
+      imdbID: 'tt0111161',
+      imdbRating: '9.3',
+      imdbVotes: '2,900,123',
+      Metascore: 'N/A',
+      BoxOffice: '$28,767,189',
+      Awards: 'N/A',
+      Ratings: [
+        { Source: 'Rotten Tomatoes', Value: '89%' },
+        { Source: 'Metacritic', Value: '82/100' },
+      ],
     });
     expect(v).toEqual({ imdb_rating: 9.3, imdb_votes: 2900123, rotten_tomatoes: 89, metacritic: 82, box_office_usd: 28767189, awards: null });
   });

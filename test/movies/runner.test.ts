@@ -45,12 +45,24 @@ describe.each(BACKENDS)('collection runs (%s)', (name, url) => {
     expect(runs.map((r) => r.status)).toEqual(['succeeded', 'abandoned']);
   });
 
-  it('records a failed run with its error', async () => {
+  it('records a run whose discovery failed as partial, with the reason first among its errors', async () => {
     h.fake.fault('catalog', (r) => r.path === '/discover/movie', { status: 401, body: '{"status_code":7}' });
     const outcome = await h.ctx.runner.run('test', params);
-    expect(outcome.status).toBe('failed');
-    expect(outcome.error).toMatch(/401/);
-    expect((await h.ctx.runner.runs(1))[0]!.errors).toEqual([{ message: expect.stringMatching(/authentication/) }]);
+    expect(outcome.status).toBe('partial');
+    expect(outcome.error).toMatch(/discovery failed: .*401/);
+    expect((await h.ctx.runner.runs(1))[0]!).toMatchObject({
+      status: 'partial',
+      errors: [{ step: 'discover', message: expect.stringMatching(/authentication/) }],
+    });
+  });
+
+  it('records a failed run with its error when the run itself breaks', async () => {
+    h.fake.add(...movies(2, 30));
+    const outcome = await h.ctx.runner.run('test', params, () => {
+      throw new Error('progress reporter broke');
+    });
+    expect(outcome).toMatchObject({ status: 'failed', error: 'progress reporter broke' });
+    expect((await h.ctx.runner.runs(1))[0]!).toMatchObject({ status: 'failed', errors: [{ message: 'progress reporter broke' }] });
   });
 });
 
@@ -63,7 +75,14 @@ describe('operator endpoints', () => {
     await h.ctx.runner.run('test', params);
     await h.ctx.close();
     app = await makeApp(
-      { DATA_DIR: h.config.DATA_DIR, CATALOG_BASE_URL: h.fake.catalogUrl, RATINGS_BASE_URL: h.fake.ratingsUrl, COLLECTION_CRON: '0 3 * * *' },
+      {
+        DATA_DIR: h.config.DATA_DIR,
+        CATALOG_BASE_URL: h.fake.catalogUrl,
+        RATINGS_BASE_URL: h.fake.ratingsUrl,
+        CATALOG_API_KEY: 'catalog-secret',
+        RATINGS_API_KEY: 'ratings-secret',
+        COLLECTION_CRON: '0 3 * * *',
+      },
       { movies: { now: () => h.clock.now } },
     );
     await app.movies.start();
@@ -91,5 +110,55 @@ describe('operator endpoints', () => {
     const res = await app.inject({ url: '/api/collection/runs?limit=5' });
     expect(res.json().runs[0]).toMatchObject({ run_id: 1, status: 'succeeded' });
     expect((await app.inject({ url: '/api/collection/runs?limit=0' })).statusCode).toBe(400);
+  });
+
+  it('POST /api/collection/run starts a run at once (202), shows its progress while it runs, refuses a second (409)', async () => {
+    // New movies, so that the run has catalog and ratings work to show progress on.
+    h.fake.add(...movies(5, 30, 500, h.clock.now));
+    h.fake.latencyMs = 200;
+    try {
+      const started = await app.inject({ method: 'POST', url: '/api/collection/run', payload: { start_year: 1990, end_year: 2030, min_vote_count: 0 } });
+      expect(started.statusCode).toBe(202);
+      const { run_id, url } = started.json();
+      expect(url).toBe(`/api/collection/runs/${run_id}`);
+      const second = await app.inject({ method: 'POST', url: '/api/collection/run', payload: {} });
+      expect(second.statusCode).toBe(409);
+      expect(second.json()).toMatchObject({ error: 'Conflict', details: { run_id } });
+      let run = (await app.inject({ url })).json();
+      const phases = new Set<string>();
+      while (run.status === 'running') {
+        for (const phase of Object.keys(run.progress ?? {})) phases.add(phase);
+        await new Promise((r) => setTimeout(r, 20));
+        run = (await app.inject({ url })).json();
+      }
+      expect(run).toMatchObject({ run_id, status: 'succeeded', trigger: 'api', stats: { discovered: 11, catalog_updated: 5 } });
+      expect(run.progress).toBeUndefined();
+      expect(phases.has('catalog')).toBe(true);
+    } finally {
+      h.fake.latencyMs = 0;
+    }
+  });
+
+  it('POST /api/collection/run validates its body; unknown runs and movies are 404', async () => {
+    const bad = await app.inject({ method: 'POST', url: '/api/collection/run', payload: { start_year: 2024, end_year: 2020 } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().details.errors[0].loc).toEqual(['start_year']);
+    const unknown = await app.inject({ method: 'POST', url: '/api/collection/run', payload: { years: 3 } });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().details.errors[0]).toMatchObject({ loc: ['years'], type: 'unrecognized_keys' });
+    expect((await app.inject({ url: '/api/collection/runs/9999' })).statusCode).toBe(404);
+    expect((await app.inject({ method: 'POST', url: '/api/collection/movies/424242/unfreeze' })).statusCode).toBe(404);
+    const known = await app.inject({ method: 'POST', url: '/api/collection/movies/1/unfreeze' });
+    expect(known.json()).toEqual({ tmdb_id: 1, unfrozen: true });
+  });
+
+  it('GET /api/collection/plan is a dry run of the next refresh', async () => {
+    const before = (await app.inject({ url: '/api/collection/runs' })).json().runs.length;
+    const res = await app.inject({ url: '/api/collection/plan?include_frozen=true&limit=3' });
+    expect(res.statusCode).toBe(200);
+    const plan = res.json();
+    expect(plan.movies).toBeLessThanOrEqual(3);
+    expect(plan.first.length).toBe(plan.movies);
+    expect((await app.inject({ url: '/api/collection/runs' })).json().runs.length).toBe(before);
   });
 });

@@ -24,8 +24,13 @@ describe.each(BACKENDS)('movie collection workflow (%s)', (_name, url) => {
     const q = h.fake.requests.catalog[0]!;
     expect(q.path).toBe('/discover/movie');
     expect(Object.fromEntries(q.query)).toMatchObject({
-      'popularity.gte': '5', 'vote_count.gte': '50', 'primary_release_date.gte': '2000-01-01',
-      sort_by: 'popularity.desc', include_adult: 'false', include_video: 'false', page: '1',
+      'popularity.gte': '5',
+      'vote_count.gte': '50',
+      'primary_release_date.gte': '2000-01-01',
+      sort_by: 'popularity.desc',
+      include_adult: 'false',
+      include_video: 'false',
+      page: '1',
     });
     expect(q.headers.authorization).toBe('Bearer catalog-secret');
     // Again: no duplicates.
@@ -78,7 +83,12 @@ describe.each(BACKENDS)('movie collection workflow (%s)', (_name, url) => {
       cycles.push([m.unchanged_refreshes, m.data_frozen]);
       if (i === 4) expect(stats.frozen).toBe(1);
     }
-    expect(cycles).toEqual([[0, false], [1, false], [2, false], [3, true]]);
+    expect(cycles).toEqual([
+      [0, false],
+      [1, false],
+      [2, false],
+      [3, true],
+    ]);
     // The mature movie (200 days at the start) aged into archived too, but its counter started later.
     expect((await h.ctx.collector.planRefresh(100, false)).some((p) => p.movie.tmdb_id === 1)).toBe(false);
   });
@@ -111,7 +121,11 @@ describe.each(BACKENDS)('movie collection workflow (%s)', (_name, url) => {
   });
 
   it('skips ratings for a movie without a valid IMDb id, and filters release statuses', async () => {
-    h.fake.add({ ...movies(1, 30, 1)[0]!, imdb_id: null }, { ...movies(1, 30, 2)[0]!, imdb_id: 'nm12345' }, { ...movies(1, 30, 3)[0]!, status: 'Post Production' });
+    h.fake.add(
+      { ...movies(1, 30, 1)[0]!, imdb_id: null },
+      { ...movies(1, 30, 2)[0]!, imdb_id: 'nm12345' },
+      { ...movies(1, 30, 3)[0]!, status: 'Post Production' },
+    );
     const stats = await run(h);
     expect(stats.skipped.no_imdb_id).toBe(2);
     expect(stats.skipped.release_status).toBe(1);
@@ -135,6 +149,50 @@ describe.each(BACKENDS)('movie collection workflow (%s)', (_name, url) => {
     // The failed movie is picked up by the next run.
     const again = await run(h, { refreshOnly: true });
     expect(again.catalog_updated).toBe(1);
+  });
+
+  it('still refreshes the known movies when discovery fails, and says discovery failed', async () => {
+    h.fake.add(...movies(3, 1000, 1));
+    await run(h);
+    h.clock.now = new Date(h.clock.now.getTime() + 200 * DAY); // archived: catalog and ratings both due
+    h.fake.fault('catalog', (r) => r.path === '/discover/movie', { status: 401, body: '{"status_code":7,"status_message":"Invalid API key"}' });
+    const stats = await run(h);
+    expect(stats.discovery_error).toMatch(/401|auth/i);
+    expect(stats).toMatchObject({ planned: 3, catalog_updated: 3, ratings_updated: 3 });
+  });
+
+  it('fetches ratings by the known IMDb id when the catalog refresh of the same movie fails', async () => {
+    h.fake.add(...movies(2, 1000, 1));
+    await run(h);
+    h.clock.now = new Date(h.clock.now.getTime() + 200 * DAY);
+    const imdb = (await row(1)).imdb_id!;
+    h.fake.requests.ratings.length = 0;
+    h.fake.fault('catalog', (r) => r.path === '/movie/1', { status: 500 }, { status: 500 }, { status: 500 }, { status: 500 });
+    const stats = await run(h, { refreshOnly: true });
+    expect(stats.failures).toEqual([expect.objectContaining({ tmdb_id: 1, step: 'catalog' })]);
+    expect(stats.ratings_updated).toBe(2);
+    expect(h.fake.requests.ratings.map((r) => r.query.get('i'))).toContain(imdb);
+  });
+
+  it('does not count a cycle whose ratings fetch failed toward freezing', async () => {
+    h.fake.add(...movies(1, 1000, 1));
+    await run(h);
+    const counts: [number, boolean][] = [];
+    for (let i = 1; i <= 4; i++) {
+      h.clock.now = new Date(h.clock.now.getTime() + 200 * DAY);
+      // The second cycle's ratings fail (all four attempts): it proves nothing about whether the data changed.
+      if (i === 2) h.fake.fault('ratings', () => true, { status: 500 }, { status: 500 }, { status: 500 }, { status: 500 });
+      const stats = await run(h, { refreshOnly: true });
+      if (i === 2) expect(stats.failures).toEqual([expect.objectContaining({ tmdb_id: 1, step: 'ratings' })]);
+      const m = await row(1);
+      counts.push([m.unchanged_refreshes, m.data_frozen]);
+    }
+    expect(counts).toEqual([
+      [1, false],
+      [1, false],
+      [2, false],
+      [3, true],
+    ]);
   });
 
   it('retries timeouts and malformed bodies, and does not retry a 404', async () => {
@@ -178,25 +236,31 @@ describe.each(BACKENDS)('movie collection workflow (%s)', (_name, url) => {
   }
 
   it('never exceeds the daily quota, counted in the ledger', () =>
-    withHarness((s) => ({ ...s, catalog: { ...s.catalog, daily_quota: 7 } }), async (x) => {
-      x.fake.add(...movies(10, 30));
-      const stats = await run(x);
-      expect(x.fake.requests.catalog.length).toBe(7);
-      expect(stats.catalog_updated).toBe(6);
-      expect(stats.skipped.catalog_quota).toBe(4);
-      expect(await x.ctx.catalog.quotaLeft()).toBe(0);
-      // A new UTC day has a fresh quota.
-      x.clock.now = new Date(x.clock.now.getTime() + DAY);
-      expect(await x.ctx.catalog.quotaLeft()).toBe(7);
-    }));
+    withHarness(
+      (s) => ({ ...s, catalog: { ...s.catalog, daily_quota: 7 } }),
+      async (x) => {
+        x.fake.add(...movies(10, 30));
+        const stats = await run(x);
+        expect(x.fake.requests.catalog.length).toBe(7);
+        expect(stats.catalog_updated).toBe(6);
+        expect(stats.skipped.catalog_quota).toBe(4);
+        expect(await x.ctx.catalog.quotaLeft()).toBe(0);
+        // A new UTC day has a fresh quota.
+        x.clock.now = new Date(x.clock.now.getTime() + DAY);
+        expect(await x.ctx.catalog.quotaLeft()).toBe(7);
+      },
+    ));
 
   it('caps ratings requests per run at ratings_max_movies', () =>
-    withHarness((s) => ({ ...s, ratings: { ...s.ratings, max_movies: 3 } }), async (x) => {
-      x.fake.add(...movies(5, 30));
-      const stats = await run(x);
-      expect(stats.ratings_updated).toBe(3);
-      expect(stats.skipped.ratings_cap).toBe(2);
-    }));
+    withHarness(
+      (s) => ({ ...s, ratings: { ...s.ratings, max_movies: 3 } }),
+      async (x) => {
+        x.fake.add(...movies(5, 30));
+        const stats = await run(x);
+        expect(stats.ratings_updated).toBe(3);
+        expect(stats.skipped.ratings_cap).toBe(2);
+      },
+    ));
 
   it('after a crash mid-run, a re-run completes the rest with no duplicates and nothing lost', async () => {
     h.fake.add(...movies(20, 30));

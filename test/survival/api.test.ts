@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromRoot } from '../../src/infra/paths.js';
-import { predictRaw, sigmoid } from '../../src/survival/gbdt.js';
+import { predictRaw, sigmoid } from '../../src/infra/tree-ensemble.js';
 import { passengerFromKaggle, toFeatures } from '../../src/survival/preprocess.js';
 import { confidenceOf, messageOf } from '../../src/survival/service.js';
 import { readTitanic } from '../../scripts/lib/titanic-data.js';
@@ -30,6 +30,14 @@ describe('survival API', () => {
     expect(body.message).toMatch(/^Passenger likely survived with \d+\.\d% confidence$/);
     expect(body.inferred_fare).toBe(params.fare_table['1']!['1']);
     expect(res.headers['x-model-version']).toBe('1.0.0');
+  });
+
+  it('sends the model version header on survival routes only', async () => {
+    const kaggle = await app.inject({ method: 'POST', url: '/predict', payload: { Pclass: 3, Name: 'Kelly, Mr. James', Sex: 'male', SibSp: 0, Parch: 0 } });
+    expect(kaggle.headers['x-model-version']).toBe('1.0.0');
+    for (const url of ['/health', '/live', '/predictions-page-that-does-not-exist']) {
+      expect((await app.inject({ method: 'GET', url })).headers['x-model-version']).toBeUndefined();
+    }
   });
 
   it('says a third-class man likely did not survive, with 1 - p in the message', async () => {
@@ -152,8 +160,17 @@ describe('survival API', () => {
 
   it('/predict takes Kaggle CSV rows as they are, imputing an empty age', async () => {
     const row = {
-      PassengerId: 6, Pclass: 3, Name: 'Moran, Mr. James', Sex: 'male', Age: '', SibSp: 0, Parch: 0,
-      Ticket: '330877', Fare: 8.4583, Cabin: '', Embarked: 'Q',
+      PassengerId: 6,
+      Pclass: 3,
+      Name: 'Moran, Mr. James',
+      Sex: 'male',
+      Age: '',
+      SibSp: 0,
+      Parch: 0,
+      Ticket: '330877',
+      Fare: 8.4583,
+      Cabin: '',
+      Embarked: 'Q',
     };
     const res = await app.inject({ method: 'POST', url: '/predict', payload: row });
     expect(res.statusCode).toBe(200);
@@ -165,7 +182,20 @@ describe('survival API', () => {
     const asStrings = await app.inject({
       method: 'POST',
       url: '/predict',
-      payload: { PassengerId: '2', Survived: '1', Pclass: '1', Name: 'Cumings, Mrs. John Bradley (Florence Briggs Thayer)', Sex: 'female', Age: '38', SibSp: '1', Parch: '0', Ticket: 'PC 17599', Fare: '71.2833', Cabin: 'C85', Embarked: 'C' },
+      payload: {
+        PassengerId: '2',
+        Survived: '1',
+        Pclass: '1',
+        Name: 'Cumings, Mrs. John Bradley (Florence Briggs Thayer)',
+        Sex: 'female',
+        Age: '38',
+        SibSp: '1',
+        Parch: '0',
+        Ticket: 'PC 17599',
+        Fare: '71.2833',
+        Cabin: 'C85',
+        Embarked: 'C',
+      },
     });
     expect(asStrings.statusCode).toBe(200);
     expect(asStrings.json()).toMatchObject({ PassengerId: 2, prediction: 1, name_title: 'Mrs', imputed: [] });
@@ -218,7 +248,8 @@ describe('survival API without a model', () => {
       details: { exception: expect.stringContaining('missing.onnx') },
     });
     const kaggle = await app.inject({
-      method: 'POST', url: '/predict',
+      method: 'POST',
+      url: '/predict',
       payload: { Pclass: 1, Name: 'A, Mr. B', Sex: 'male', Age: 3, SibSp: 0, Parch: 0 },
     });
     expect(kaggle.statusCode).toBe(500);

@@ -1,8 +1,9 @@
-import { readdirSync } from 'node:fs';
+import { copyFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadImage, createCanvas } from '@napi-rs/canvas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ImageStore } from '../../src/survival/explain/image-store.js';
+import { fromRoot } from '../../src/infra/paths.js';
+import { DiskImageStore } from '../../src/survival/explain/image-store.js';
 import { makeApp, tempDir } from '../helpers/app.js';
 
 const woman = { pclass: 1, sex: 'female', age: 29, sibsp: 0, parch: 0, embarked: 'C' };
@@ -125,7 +126,7 @@ describe('image retention', () => {
   it('removes images older than the maximum age, oldest first, and never temporary files', async () => {
     const dir = tempDir('images-');
     const { default: pino } = await import('pino');
-    const store = new ImageStore({ dir, maxCount: 3, maxAgeS: 3600, log: pino({ level: 'silent' }) });
+    const store = new DiskImageStore({ dir, maxCount: 3, maxAgeS: 3600, log: pino({ level: 'silent' }) });
     const old = await store.save(Buffer.from('old'), new Date(Date.now() - 2 * 3600_000));
     const names = [];
     for (let i = 0; i < 4; i++) names.push(await store.save(Buffer.from(`n${i}`), new Date(Date.now() - (4 - i) * 1000)));
@@ -154,13 +155,47 @@ describe('explanations without the plotting library', () => {
     await app.close();
   });
 
-  it('answers 500 ExplanationError when the model is missing', async () => {
+  it('answers 500 ExplanationError when the model is missing (and PredictionError for predictions)', async () => {
     const app = await makeApp({ MODEL_PATH: 'models/survival/missing.onnx' });
     const res = await app.inject({ method: 'POST', url: '/api/predict', payload: { ...woman, explain: true } });
     expect(res.statusCode).toBe(500);
+    expect(res.json().error).toBe('PredictionError');
     const ex = await app.inject({ method: 'POST', url: '/api/explain', payload: woman });
     expect(ex.statusCode).toBe(500);
-    expect(['PredictionError', 'ExplanationError']).toContain(ex.json().error);
+    expect(ex.json()).toMatchObject({ error: 'ExplanationError', message: 'The model is not loaded, so nothing can be explained' });
     await app.close();
+  });
+
+  it('answers 500 ExplanationError when the image cannot be stored, and keeps predicting', async () => {
+    const app = await makeApp({});
+    try {
+      rmSync(join(app.config.DATA_DIR, 'images'), { recursive: true, force: true });
+      const ex = await app.inject({ method: 'POST', url: '/api/explain', payload: woman });
+      expect(ex.statusCode).toBe(500);
+      expect(ex.json()).toMatchObject({ error: 'ExplanationError', message: 'An error occurred while explaining the prediction' });
+      expect(ex.json().details.exception).toMatch(/ENOENT/);
+      expect((await app.inject({ method: 'POST', url: '/api/predict', payload: woman })).statusCode).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('starts with an unreadable model card: predictions work, /api/model says why it has no card', async () => {
+    const dir = tempDir('card-');
+    for (const f of ['model.onnx', 'preprocessor.json']) copyFileSync(fromRoot(`models/survival/${f}`), join(dir, f));
+    writeFileSync(join(dir, 'model-card.json'), '{"version": "1.0.0", "metrics": {');
+    const app = await makeApp({ MODEL_PATH: join(dir, 'model.onnx'), PREPROCESSOR_PATH: join(dir, 'preprocessor.json') });
+    try {
+      expect((await app.inject({ method: 'POST', url: '/api/predict', payload: woman })).statusCode).toBe(200);
+      const model = await app.inject({ url: '/api/model' });
+      expect(model.statusCode).toBe(500);
+      expect(model.json()).toMatchObject({ error: 'ModelError', details: { exception: expect.stringMatching(/model-card\.json: .*JSON/) } });
+      expect((await app.inject({ url: '/health' })).json().components.survival).toMatchObject({
+        ready: true,
+        card_error: expect.stringContaining('model-card.json'),
+      });
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { type GbdtParams, predictRaw, rng, sigmoid, trainGbdt } from '../../src/survival/gbdt.js';
-import { ensembleFromOnnx, ensembleToOnnx } from '../../src/survival/onnx-trees.js';
+import { type GbdtParams, trainGbdt } from '../../scripts/lib/ml/gbdt.js';
+import { ensembleToOnnx } from '../../scripts/lib/ml/onnx-trees.js';
+import { rng } from '../../src/infra/rng.js';
+import { ensembleFromOnnx, predictRaw, sigmoid } from '../../src/infra/tree-ensemble.js';
 
 const base: GbdtParams = { nTrees: 30, maxDepth: 3, learningRate: 0.3, minChildWeight: 1, lambda: 1, gamma: 0, subsample: 0.8, colsample: 1, seed: 7 };
 

@@ -63,7 +63,14 @@ describe('preprocessing', () => {
 
   it('imputes missing training ages by title group and a missing port by the mode', () => {
     const p = passengerFromKaggle(params, {
-      Pclass: 3, Name: 'Doe, Master. John', Sex: 'male', Age: null, SibSp: 1, Parch: 1, Cabin: null, Embarked: null,
+      Pclass: 3,
+      Name: 'Doe, Master. John',
+      Sex: 'male',
+      Age: null,
+      SibSp: 1,
+      Parch: 1,
+      Cabin: null,
+      Embarked: null,
     });
     expect(p.age).toBe(params.age_by_title.Master);
     expect(p.age).toBeLessThan(15);

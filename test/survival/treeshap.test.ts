@@ -2,7 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { passengerArb, servedParams, servedTrees } from '../helpers/survival.js';
 import { conditionalExpectation, expectedValue, shapValues } from '../../src/survival/explain/treeshap.js';
-import { type Ensemble, predictRaw, rng, trainGbdt } from '../../src/survival/gbdt.js';
+import { trainGbdt } from '../../scripts/lib/ml/gbdt.js';
+import { rng } from '../../src/infra/rng.js';
+import { type Ensemble, predictRaw } from '../../src/infra/tree-ensemble.js';
 import { toFeatures } from '../../src/survival/preprocess.js';
 
 /** Exact Shapley values by enumerating every coalition of the M features. */

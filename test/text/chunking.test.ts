@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { chunkText, sentences } from '../../src/text/sentiment/chunking.js';
+import { splitSentences } from '../../src/text/sentences.js';
+import { chunkText } from '../../src/text/sentiment/chunking.js';
 import { DEFAULT_TEXT_MODELS, loadClassifier } from '../../src/text/models.js';
 
 // A whitespace tokenizer keeps the arithmetic obvious; the last test uses the real one.
@@ -47,7 +48,26 @@ describe('chunking', () => {
     const chunks = chunkText(emoji, perChar);
     expect(chunks.map(perChar)).toEqual([510, 510, 180]);
     expect(chunks.join('')).toBe(emoji);
-    expect(sentences('Straße ist groß. 株価が上昇した。 Ça va?')).toHaveLength(2);
+  });
+
+  it('splits sentences at CJK terminators, keeps abbreviations and initials, and breaks at blank lines', () => {
+    expect(splitSentences('Straße ist groß. 株価が上昇した。 Ça va?')).toEqual(['Straße ist groß.', '株価が上昇した。', 'Ça va?']);
+    expect(splitSentences('株価が上昇した。利益も増えた。')).toEqual(['株価が上昇した。', '利益も増えた。']);
+    expect(splitSentences('Mr. Smith met Dr. Jones in St. Louis. The U.S. economy grew 3.5 percent, e.g. in exports.')).toEqual([
+      'Mr. Smith met Dr. Jones in St. Louis.',
+      'The U.S. economy grew 3.5 percent, e.g. in exports.',
+    ]);
+    expect(splitSentences('John F. Kennedy spoke. The answer was no. See No. 5 on p. 12.')).toEqual([
+      'John F. Kennedy spoke.',
+      'The answer was no.',
+      'See No. 5 on p. 12.',
+    ]);
+    expect(splitSentences('He said "Stop!" Then he left.\n\nA heading without a stop\n\nNext line.')).toEqual([
+      'He said "Stop!"',
+      'Then he left.',
+      'A heading without a stop',
+      'Next line.',
+    ]);
   });
 
   it('respects the real tokenizer count', async () => {

@@ -31,8 +31,16 @@ describe('hybrid fusion', () => {
   });
 
   it('weight 1 ranks by semantic similarity alone, weight 0 by BM25 alone', () => {
-    expect(weightedFusion(semantic, keyword, 1).map((x) => x.id).slice(0, 3)).toEqual(['a', 'b', 'c']);
-    expect(weightedFusion(semantic, keyword, 0).map((x) => x.id).slice(0, 3)).toEqual(['b', 'c', 'd']);
+    expect(
+      weightedFusion(semantic, keyword, 1)
+        .map((x) => x.id)
+        .slice(0, 3),
+    ).toEqual(['a', 'b', 'c']);
+    expect(
+      weightedFusion(semantic, keyword, 0)
+        .map((x) => x.id)
+        .slice(0, 3),
+    ).toEqual(['b', 'c', 'd']);
   });
 
   it('reciprocal-rank fusion adds 1 / (60 + rank) from each list', () => {

@@ -1,22 +1,23 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { env } from '@huggingface/transformers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fromRoot } from '../../src/infra/paths.js';
+import { tempDir } from '../helpers/app.js';
 import { DEFAULT_TEXT_MODELS, type TextClassifier, type TextEmbedder, loadClassifier, loadEmbedder } from '../../src/text/models.js';
 
 type Scores = { label: string; score: number }[];
 const top = async (clf: TextClassifier, text: string) => ((await clf(text, { top_k: 1 })) as Scores)[0]!.label;
 
-describe('shipped compact text models, loaded through transformers.js with remote loading off', () => {
+describe('shipped compact text models, loaded through transformers.js from their directories', () => {
   let sentiment: TextClassifier;
   let emotion: TextClassifier;
   let embedder: TextEmbedder;
   beforeAll(async () => {
-    sentiment = await loadClassifier(DEFAULT_TEXT_MODELS.sentiment);
-    emotion = await loadClassifier(DEFAULT_TEXT_MODELS.emotion);
-    embedder = await loadEmbedder(DEFAULT_TEXT_MODELS.embedder);
-    expect(env.allowRemoteModels).toBe(false);
+    // A Hub that refuses every connection: local directories never ask it.
+    const hub = { endpoint: 'http://127.0.0.1:9', cacheDir: tempDir('no-cache-') };
+    sentiment = await loadClassifier(DEFAULT_TEXT_MODELS.sentiment, { hub });
+    emotion = await loadClassifier(DEFAULT_TEXT_MODELS.emotion, { hub });
+    embedder = await loadEmbedder(DEFAULT_TEXT_MODELS.embedder, { hub });
   });
 
   it('sentiment: three labels whose scores sum to one, and the obvious cases', async () => {

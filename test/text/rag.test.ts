@@ -43,7 +43,21 @@ describe('document search against a real Chroma server', () => {
   const dataDir = tempDir('rag-data-');
   let app: Awaited<ReturnType<typeof makeApp>>;
 
-  const crossEncoder = exactMatchCrossEncoder(['the', 'report', 'number', 'discusses', 'policy', 'budgets', 'and', 'people', 'in', 'detail', 'harbor', 'railway', 'schools']);
+  const crossEncoder = exactMatchCrossEncoder([
+    'the',
+    'report',
+    'number',
+    'discusses',
+    'policy',
+    'budgets',
+    'and',
+    'people',
+    'in',
+    'detail',
+    'harbor',
+    'railway',
+    'schools',
+  ]);
   const build = () => makeApp({ DOCS_DIR: docs, DATA_DIR: dataDir, RAG_INDEX_ON_START: false, RERANK_MODEL: crossEncoder });
   const index = (payload: unknown = {}) => app.inject({ method: 'POST', url: '/rag/index', payload: payload as object });
   const search = (payload: unknown) => app.inject({ method: 'POST', url: '/rag/search', payload: payload as object });
@@ -83,7 +97,13 @@ describe('document search against a real Chroma server', () => {
     const rrf = (await search({ query: 'schools budgets', top_k: 2, fusion: 'rrf' })).json();
     expect(rrf.results[0].source).toBe('nested/schools.txt');
     const stats = (await app.inject({ url: '/rag/stats' })).json();
-    expect(stats).toMatchObject({ collection: 'documents', documents: 3, chunk_size: 2048, chunk_overlap: 150, embedder: { id: 'models/text/embedder', dim: 100 } });
+    expect(stats).toMatchObject({
+      collection: 'documents',
+      documents: 3,
+      chunk_size: 2048,
+      chunk_overlap: 150,
+      embedder: { id: 'models/text/embedder', dim: 100 },
+    });
     expect(stats.sources.map((s: { source: string }) => s.source)).toEqual(['harbor.txt', 'nested/schools.txt', 'railway.txt']);
   });
 
@@ -163,7 +183,10 @@ describe('document search against a real Chroma server', () => {
 
   it('restarts a killed Chroma server and search recovers', async () => {
     const guard = app.rag.chroma!.pid!;
-    const inner = execFileSync('pgrep', ['-P', String(guard)]).toString().trim().split('\n')[0]!;
+    const inner = execFileSync('pgrep', ['-P', String(guard)])
+      .toString()
+      .trim()
+      .split('\n')[0]!;
     process.kill(Number(inner), 'SIGKILL');
     let status = 0;
     for (let i = 0; i < 100 && status !== 200; i++) {

@@ -44,23 +44,39 @@ describe('POST /analyze/sentiment without an LLM key', () => {
   });
 
   it.each([
-    ['a missing text', { other: 'x' }],
-    ['a number', { text: 42 }],
-    ['null', { text: null }],
-    ['an array body', ['text']],
-  ])('400 Invalid input format for %s', async (_name, payload) => {
+    [
+      'a missing text and an unknown field',
+      { other: 'x' },
+      [
+        { loc: ['text'], type: 'missing' },
+        { loc: ['other'], type: 'unrecognized_keys' },
+      ],
+    ],
+    ['a number', { text: 42 }, [{ loc: ['text'], type: 'invalid_type' }]],
+    ['null', { text: null }, [{ loc: ['text'], type: 'invalid_type' }]],
+    ['an array body', ['text'], [{ loc: ['body'], type: 'invalid_type' }]],
+  ])('400 Invalid input format for %s, naming the field and why', async (_name, payload, errors) => {
     const res = await post(app, payload);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ detail: 'Invalid input format' });
+    const body = res.json();
+    expect(body.detail).toBe('Invalid input format');
+    expect(body.errors).toHaveLength(errors.length);
+    expect(body.errors).toEqual(expect.arrayContaining(errors.map((e) => ({ ...e, msg: expect.any(String) }))));
   });
 
   it('400 for malformed JSON, and for an empty or blank text with the reason', async () => {
     const bad = await post(app, '{"text": "unterminated', { 'content-type': 'application/json' });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toEqual({ detail: 'Invalid input format' });
+    expect(bad.json()).toEqual({ detail: 'Invalid input format', reason: 'Request body is not valid JSON' });
     for (const text of ['', '   \n\t ']) {
       expect((await post(app, { text })).json()).toEqual({ detail: 'Invalid input format', reason: 'text is empty' });
     }
+  });
+
+  it('415 for a body in a media type it does not take', async () => {
+    const res = await post(app, '<text>I love this movie</text>', { 'content-type': 'application/xml' });
+    expect(res.statusCode).toBe(415);
+    expect(res.json().detail).toMatch(/Content-Type/);
   });
 
   it('413 for a text over the configured limit', async () => {
@@ -73,7 +89,18 @@ describe('POST /analyze/sentiment without an LLM key', () => {
 describe('model loading states', () => {
   it('the first request waits for the load, others meanwhile get 503, and only one load runs', async () => {
     let loads = 0;
-    const app = await makeApp({}, { text: { loadSentimentModels: async () => { loads++; await sleep(400); return realLoad(); } } });
+    const app = await makeApp(
+      {},
+      {
+        text: {
+          loadSentimentModels: async () => {
+            loads++;
+            await sleep(400);
+            return realLoad();
+          },
+        },
+      },
+    );
     const first = post(app, { text: 'Shares jumped.' });
     await sleep(50);
     const during = await post(app, { text: 'Shares jumped.' });
@@ -87,9 +114,17 @@ describe('model loading states', () => {
 
   it('a failed load gives 503 and is retried by a later request', async () => {
     let loads = 0;
-    const app = await makeApp({}, {
-      text: { loadSentimentModels: async () => { if (++loads === 1) throw new Error('out of memory'); return realLoad(); } },
-    });
+    const app = await makeApp(
+      {},
+      {
+        text: {
+          loadSentimentModels: async () => {
+            if (++loads === 1) throw new Error('out of memory');
+            return realLoad();
+          },
+        },
+      },
+    );
     const failed = await post(app, { text: 'Revenue fell.' });
     expect(failed.statusCode).toBe(503);
     expect(failed.json().detail).toBe(NOT_LOADED);
@@ -99,19 +134,28 @@ describe('model loading states', () => {
     await app.close();
   });
 
-  it('an inference error gives 500 "Analysis failed: ..." without a stack trace', async () => {
-    const app = await makeApp({}, {
-      text: {
-        loadSentimentModels: async () => {
-          const m = await realLoad();
-          const broken = Object.assign(async () => { throw new Error('tensor shape mismatch'); }, { tokenizer: m.sentiment.tokenizer });
-          return { ...m, sentiment: broken as unknown as LoadedModels['sentiment'] };
+  it('an inference error gives 500 "Analysis failed: ..." with the request id and no internal message', async () => {
+    const app = await makeApp(
+      {},
+      {
+        text: {
+          loadSentimentModels: async () => {
+            const m = await realLoad();
+            const broken = Object.assign(
+              async () => {
+                throw new Error('tensor shape mismatch');
+              },
+              { tokenizer: m.sentiment.tokenizer },
+            );
+            return { ...m, sentiment: broken as unknown as LoadedModels['sentiment'] };
+          },
         },
       },
-    });
+    );
     const res = await post(app, { text: 'Anything.' });
     expect(res.statusCode).toBe(500);
-    expect(res.json()).toEqual({ detail: 'Analysis failed: tensor shape mismatch' });
+    expect(res.json()).toEqual({ detail: `Analysis failed: the models could not process this text (request id ${String(res.headers['x-request-id'])})` });
+    expect(res.body).not.toContain('tensor shape mismatch');
     await app.close();
   });
 });
@@ -145,7 +189,7 @@ describe('LLM interpretation and its fallbacks', () => {
   it.each([
     ['500', 'error'],
     ['blocked', 'blocked'],
-    ['truncated', 'incomplete'],
+    ['truncated', 'truncated'],
     ['timeout', 'timeout'],
   ] as const)('falls back when the provider answers %s', async (mode, reason) => {
     fake.mode = mode;
@@ -153,7 +197,7 @@ describe('LLM interpretation and its fallbacks', () => {
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.llm_powered).toBe(false);
-    expect(body.llm).toEqual({ fallback_reason: reason });
+    expect(body.llm).toEqual({ fallback_reason: reason, detail: expect.any(String) });
     expect(body.contextual_sentiment).not.toBe(fake.reply);
     expect(body.contextual_sentiment.length).toBeGreaterThan(40);
   });

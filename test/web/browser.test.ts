@@ -16,7 +16,10 @@ let browser: Browser;
 
 beforeAll(async () => {
   const docs = tempDir('web-docs-');
-  writeFileSync(join(docs, 'schools.txt'), 'Public schools in Ohio enrolled more children than ever. Horace Mann founded the first normal school in Massachusetts in 1839.');
+  writeFileSync(
+    join(docs, 'schools.txt'),
+    'Public schools in Ohio enrolled more children than ever. Horace Mann founded the first normal school in Massachusetts in 1839.',
+  );
   writeFileSync(join(docs, 'navy.txt'), 'The navy built three new ironclad ships in 1862 at the Boston yard.');
   writeFileSync(join(docs, 'farms.txt'), 'Farmers in Kansas harvested record wheat crops.');
   app = await makeApp({ DOCS_DIR: docs });
@@ -52,7 +55,10 @@ describe.each([
 
   async function fill(values: Record<string, string>) {
     for (const [name, value] of Object.entries(values)) {
-      const tag = await page.locator(`#${name}`).evaluate((el) => el.tagName).catch(() => 'INPUT');
+      const tag = await page
+        .locator(`#${name}`)
+        .evaluate((el) => el.tagName)
+        .catch(() => 'INPUT');
       if (tag === 'SELECT') await page.selectOption(`#${name}`, value);
       else await page.fill(`#${name}`, value);
     }
@@ -186,5 +192,25 @@ describe.each([
     expect(await page.locator('h1').innerText()).toBe('Page not found');
     expect(await page.locator('main').innerText()).toContain(`/no/such/page`);
     if (!suffix) await page.screenshot({ path: join(shots, 'page-not-found.png'), fullPage: true });
+  });
+});
+
+describe('API documentation reached by a host name other than localhost, over plain HTTP', () => {
+  it('shows the operations (the page does not ask the browser to switch to HTTPS)', async () => {
+    // What a Docker or LAN user does: http://<some-host>:<port>/api/docs.
+    const port = (app.server.address() as { port: number }).port;
+    const lan = await launchBrowser(['--host-resolver-rules=MAP service.lan 127.0.0.1']);
+    try {
+      const page = await lan.newPage();
+      const failed: string[] = [];
+      page.on('requestfailed', (r) => failed.push(r.url()));
+      await page.goto(`http://service.lan:${port}/api/docs`);
+      await page.locator('.opblock-summary-path').first().waitFor({ timeout: 15_000 });
+      const paths = await page.locator('.opblock-summary-path').allTextContents();
+      expect(paths.map((p) => p.replace(/\u200b/g, ''))).toEqual(expect.arrayContaining(['/api/predict', '/analyze/sentiment', '/rag/ask']));
+      expect(failed).toEqual([]);
+    } finally {
+      await lan.close();
+    }
   });
 });

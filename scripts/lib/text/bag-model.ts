@@ -1,6 +1,6 @@
 // A small text classifier trained here: mean and max of (fine-tuned) word vectors -> hidden ReLU layer -> softmax,
 // optimised with Adam (lazy, per-row updates for the embedding table).
-import { rng } from '../../../src/survival/gbdt.js';
+import { rng } from '../../../src/infra/rng.js';
 import type { ClassifierWeights } from './onnx-text.js';
 
 export interface TrainExample {
@@ -144,7 +144,14 @@ export class BagClassifier {
   /** Trains in place; `onEpoch` may return false to stop early (it sees the epoch number). */
   train(examples: TrainExample[], p: BagParams, onEpoch: (epoch: number) => boolean): void {
     const { dim, hidden, labels, w1, b1, w2, b2, embeddings } = this.w;
-    const opt = { w1: new Adam(w1.length), b1: new Adam(b1.length), w2: new Adam(w2.length), b2: new Adam(b2.length), e: new Adam(embeddings.length), f: new Adam(this.w.bigrams.length) };
+    const opt = {
+      w1: new Adam(w1.length),
+      b1: new Adam(b1.length),
+      w2: new Adam(w2.length),
+      b2: new Adam(b2.length),
+      e: new Adam(embeddings.length),
+      f: new Adam(this.w.bigrams.length),
+    };
     const gF = new Float32Array(this.w.bigrams.length);
     const touchedF = new Set<number>();
     const g = { w1: new Float32Array(w1.length), b1: new Float32Array(b1.length), w2: new Float32Array(w2.length), b2: new Float32Array(b2.length) };

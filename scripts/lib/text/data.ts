@@ -25,16 +25,19 @@ export function readPhrasebank(dir: string, level: 'AllAgree' | '75Agree' | '66A
 /** Twitter financial news: CSV text,label with 0 bearish, 1 bullish, 2 neutral. */
 export function readTweets(file: string): Example[] {
   const map = ['negative', 'positive', 'neutral'];
-  const rows = parse(readFileSync(file), { columns: true, skip_empty_lines: true }) as { text: string; label: string }[];
+  const rows = parse<{ text: string; label: string }>(readFileSync(file), { columns: true, skip_empty_lines: true });
   return rows.map((r) => ({ text: r.text, labels: [map[Number(r.label)]!] }));
 }
 
 /** GoEmotions TSV (no header, CSV quoting) mapped to Ekman's six groups plus neutral. */
 export function readGoEmotions(dir: string, split: 'train' | 'dev'): Example[] {
-  const names = readFileSync(join(dir, 'emotions.txt'), 'utf8').split(/\r?\n/).map((s) => s.trim());
+  const names = readFileSync(join(dir, 'emotions.txt'), 'utf8')
+    .split(/\r?\n/)
+    .map((s) => s.trim());
   const ekman = JSON.parse(readFileSync(join(dir, 'ekman_mapping.json'), 'utf8')) as Record<string, string[]>;
   const group = new Map<string, string>([['neutral', 'neutral']]);
   for (const [g, members] of Object.entries(ekman)) for (const m of members) group.set(m, g);
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- csv-parse's overloads need the assertion without columns
   const rows = parse(readFileSync(join(dir, `${split}.tsv`)), { delimiter: '\t', quote: '"', relax_column_count: false }) as string[][];
   return rows.map(([text, ids]) => ({
     text: text!,

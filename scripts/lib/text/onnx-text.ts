@@ -1,6 +1,6 @@
 // ONNX graphs of the compact text models, in the layout transformers.js loads like a Hub BERT export:
 // inputs input_ids / attention_mask (int64 [batch, seq]); a classifier outputs logits, an embedder last_hidden_state.
-import { ElemType, attr, encodeModel, onnx } from '../../../src/onnx/proto.js';
+import { ElemType, attr, encodeModel, onnx } from '../../../src/infra/onnx-proto.js';
 
 /** IEEE 754 half precision bits of a float (round to nearest even), for the embedding tables. */
 export function toHalf(value: number): number {
@@ -29,7 +29,7 @@ export function toHalf(value: number): number {
   return sign | half;
 }
 
-function tensor(name: string, dims: number[], values: Float32Array | Int8Array | number[], type: 'float' | 'half' | 'int64' | 'int8' = 'float') {
+export function tensor(name: string, dims: number[], values: Float32Array | Int8Array | number[], type: 'float' | 'half' | 'int64' | 'int8' = 'float') {
   let raw: Uint8Array;
   if (type === 'int8') {
     raw = new Uint8Array(Int8Array.from(values).buffer);
@@ -46,12 +46,12 @@ function tensor(name: string, dims: number[], values: Float32Array | Int8Array |
   return onnx.TensorProto.create({ name, dims, dataType, rawData: raw });
 }
 
-const io = (name: string, elemType: number, dims: (string | number)[]) => ({
+export const io = (name: string, elemType: number, dims: (string | number)[]) => ({
   name,
   type: { tensorType: { elemType, shape: { dim: dims.map((d) => (typeof d === 'string' ? { dimParam: d } : { dimValue: d })) } } },
 });
 
-const node = (opType: string, input: string[], output: string[], attribute: ReturnType<(typeof attr)[keyof typeof attr]>[] = []) => ({
+export const node = (opType: string, input: string[], output: string[], attribute: ReturnType<(typeof attr)[keyof typeof attr]>[] = []) => ({
   opType,
   input,
   output,
@@ -59,14 +59,14 @@ const node = (opType: string, input: string[], output: string[], attribute: Retu
   attribute,
 });
 
-const INPUTS = [io('input_ids', ElemType.INT64, ['batch', 'sequence']), io('attention_mask', ElemType.INT64, ['batch', 'sequence'])];
+export const INPUTS = [io('input_ids', ElemType.INT64, ['batch', 'sequence']), io('attention_mask', ElemType.INT64, ['batch', 'sequence'])];
 
 /** A model of this project's text graphs: one producer, ONNX opset 17. */
-const textModel = (doc: string, graph: Parameters<typeof encodeModel>[0]['graph']) =>
+export const textModel = (doc: string, graph: Parameters<typeof encodeModel>[0]['graph']) =>
   encodeModel({ producer: 'service-text-models', docString: doc, opsets: { '': 17 }, graph });
 
 /** Constants the graphs share: axes 1 and 2, a small epsilon, one, and the 1e4 that pushes masked positions down. */
-const scalars = () => [
+export const scalars = () => [
   tensor('axis1', [1], [1], 'int64'),
   tensor('axis2', [1], [2], 'int64'),
   tensor('eps', [], [1e-6]),
@@ -84,7 +84,7 @@ function maskedTokens(prefix: string) {
 }
 
 /** The maximum over `axis` of `values`, counting only positions where `mask` is 1 (others pushed down by 1e4). */
-function maskedMax(prefix: string, values: string, mask: string, out: string, axis: number) {
+export function maskedMax(prefix: string, values: string, mask: string, out: string, axis: number) {
   return [
     node('Sub', [mask, 'one'], [`${prefix}_off`]),
     node('Mul', [`${prefix}_off`, 'big'], [`${prefix}_penalty`]),
@@ -174,7 +174,7 @@ export function classifierOnnx(w: ClassifierWeights, doc: string, bigramPrime: n
 }
 
 /** A [V, D] table as int8 with one scale per row (symmetric): a quarter of float32. */
-function int8Rows(vocabSize: number, dim: number, table: Float32Array) {
+export function int8Rows(vocabSize: number, dim: number, table: Float32Array) {
   const q = new Int8Array(table.length);
   const scales = new Float32Array(vocabSize);
   for (let i = 0; i < vocabSize; i++) {
@@ -187,7 +187,7 @@ function int8Rows(vocabSize: number, dim: number, table: Float32Array) {
 }
 
 /** Token vectors from the int8 table, times their row scale and the attention mask: [batch, seq, dim]. */
-function int8Tokens(prefix: string, out = `${prefix}_vec`) {
+export function int8Tokens(prefix: string, out = `${prefix}_vec`) {
   return [
     node('Gather', ['embeddings_q', 'input_ids'], [`${prefix}_q`], [attr.int('axis', 0)]),
     node('Cast', [`${prefix}_q`], [`${prefix}_qf`], [attr.int('to', ElemType.FLOAT)]),
@@ -220,11 +220,7 @@ export function crossEncoderOnnx(vocabSize: number, dim: number, unitVectors: Fl
     name: 'soft_match_cross_encoder',
     input: [...INPUTS, io('token_type_ids', ElemType.INT64, ['batch', 'sequence'])],
     output: [io('logits', ElemType.FLOAT, ['batch', 1])],
-    initializer: [
-      ...int8Rows(vocabSize, dim, unitVectors),
-      tensor('query_weights', [vocabSize], queryWeights),
-      ...scalars(),
-    ],
+    initializer: [...int8Rows(vocabSize, dim, unitVectors), tensor('query_weights', [vocabSize], queryWeights), ...scalars()],
     node: [
       ...int8Tokens('x'),
       node('Cast', ['token_type_ids'], ['x_typef'], [attr.int('to', ElemType.FLOAT)]),

@@ -16,7 +16,10 @@ export interface SquadQuestion {
   article: number;
 }
 
-export async function withSquadCollection<T>(path: string, fn: (app: Awaited<ReturnType<typeof buildApp>>, questions: SquadQuestion[]) => Promise<T>): Promise<T> {
+export async function withSquadCollection<T>(
+  path: string,
+  fn: (app: Awaited<ReturnType<typeof buildApp>>, questions: SquadQuestion[]) => Promise<T>,
+): Promise<T> {
   const squad = JSON.parse(readFileSync(fromRoot(path), 'utf8')) as Squad;
   const docs = join(tmpdir(), `squad-docs-${process.pid}`);
   const dataDir = join(tmpdir(), `squad-data-${process.pid}`);
@@ -26,7 +29,9 @@ export async function withSquadCollection<T>(path: string, fn: (app: Awaited<Ret
     writeFileSync(join(docs, `${a.title.replace(/[^A-Za-z0-9_-]/g, '_')}.txt`), a.paragraphs.map((p) => p.context).join('\n\n'));
     for (const p of a.paragraphs) for (const qa of p.qas) questions.push({ question: qa.question, answers: qa.answers.map((x) => x.text), article });
   }
-  const app = await buildApp({ config: { ...loadConfig(), LOG_LEVEL: 'warn', DOCS_DIR: docs, DATA_DIR: dataDir, RAG_COLLECTION: 'squad-eval', RAG_INDEX_ON_START: false } });
+  const app = await buildApp({
+    config: { ...loadConfig(), LOG_LEVEL: 'warn', DOCS_DIR: docs, DATA_DIR: dataDir, RAG_COLLECTION: 'squad-eval', RAG_INDEX_ON_START: false },
+  });
   try {
     const rag = await app.rag.service();
     const t0 = performance.now();

@@ -47,12 +47,7 @@ export type Embed = (texts: string[]) => Promise<Float32Array[]>;
  * Paragraph-level retrieval with the given embedder (vectors are unit length), BM25 and weighted fusions of both:
  * min-max normalised at several semantic weights, and the service's default (theoretical normalisation, weight 0.7).
  */
-export async function evaluateRetrieval(
-  squad: Squad,
-  embed: Embed,
-  progress?: (done: number, total: number) => void,
-  semanticWeights = [0.7, 0.5, 0.3],
-) {
+export async function evaluateRetrieval(squad: Squad, embed: Embed, progress?: (done: number, total: number) => void, semanticWeights = [0.7, 0.5, 0.3]) {
   const bm25 = new Bm25Index();
   squad.paragraphs.forEach((p, i) => bm25.add(String(i), p));
   bm25.build();
@@ -84,10 +79,26 @@ export async function evaluateRetrieval(
       const keywordTop = new Map(bm25.search(q.question, 50));
       // As the service does: a candidate only BM25 found still gets its true similarity.
       for (const id of keywordTop.keys()) if (!semanticTop.has(id)) semanticTop.set(id, byId.get(id)!);
-      ranks.semantic!.push(rankOf(sims.map(([id]) => id), q.paragraph));
+      ranks.semantic!.push(
+        rankOf(
+          sims.map(([id]) => id),
+          q.paragraph,
+        ),
+      );
       ranks.bm25!.push(rankOf([...keywordTop.keys()], q.paragraph));
-      for (const w of semanticWeights) ranks[`hybrid_${w}`]!.push(rankOf(weightedFusion(semanticTop, keywordTop, w, 'minmax').map((s) => s.id), q.paragraph));
-      ranks['hybrid_0.7_theoretical']!.push(rankOf(weightedFusion(semanticTop, keywordTop, 0.7, 'theoretical').map((s) => s.id), q.paragraph));
+      for (const w of semanticWeights)
+        ranks[`hybrid_${w}`]!.push(
+          rankOf(
+            weightedFusion(semanticTop, keywordTop, w, 'minmax').map((s) => s.id),
+            q.paragraph,
+          ),
+        );
+      ranks['hybrid_0.7_theoretical']!.push(
+        rankOf(
+          weightedFusion(semanticTop, keywordTop, 0.7, 'theoretical').map((s) => s.id),
+          q.paragraph,
+        ),
+      );
     });
     progress?.(squad.paragraphs.length + Math.min(i + 128, squad.questions.length), squad.paragraphs.length + squad.questions.length);
   }

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AutoTokenizer, env, pipeline } from '@huggingface/transformers';
-import { rng } from '../../../src/survival/gbdt.js';
+import { rng } from '../../../src/infra/rng.js';
 import { BIGRAM_BUCKETS, BIGRAM_PRIME, type BagParams, BagClassifier, type ClassMetrics, type TrainExample, score, softmax } from './bag-model.js';
 import type { Example } from './data.js';
 import { type Glove, roughTokens } from './glove.js';
@@ -40,9 +40,7 @@ export function buildVocab(texts: string[], glove: Glove, topGlove: number, minC
       seen.add(w);
     }
   }
-  const extra = [...counts.entries()]
-    .filter(([w, c]) => !seen.has(w) && c >= minCount)
-    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const extra = [...counts.entries()].filter(([w, c]) => !seen.has(w) && c >= minCount).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   for (const [w] of extra) vocab.push(w);
   return vocab;
 }
@@ -83,7 +81,11 @@ export function gloveTable(vocab: string[], glove: Glove, seed: number): Float32
 
 export async function trainClassifier(spec: ClassifierSpec): Promise<Record<string, unknown>> {
   const { labels, glove, params } = spec;
-  const vocab = buildVocab(spec.train.map((e) => e.text), glove, spec.topGlove);
+  const vocab = buildVocab(
+    spec.train.map((e) => e.text),
+    glove,
+    spec.topGlove,
+  );
   console.log(`${spec.name}: vocabulary ${vocab.length} (top ${spec.topGlove} GloVe words + training words seen twice)`);
   const encode = await tokenizerFor(vocab);
   const freq = labels.map((l) => spec.train.filter((e) => e.labels.includes(l)).length / spec.train.length);
@@ -103,12 +105,18 @@ export async function trainClassifier(spec: ClassifierSpec): Promise<Record<stri
 
   const argmax = (p: Float32Array) => p.indexOf(Math.max(...p));
   const evaluate = (ids: Int32Array[], examples: Example[]): ClassMetrics =>
-    score(labels, examples.map((e) => e.labels), ids.map((x) => argmax(model.probabilities(x))));
+    score(
+      labels,
+      examples.map((e) => e.labels),
+      ids.map((x) => argmax(model.probabilities(x))),
+    );
   let best = { f1: -1, epoch: 0, weights: model.snapshot() };
   const t0 = performance.now();
   model.train(train, params, (epoch) => {
     const m = evaluate(devIds, spec.dev);
-    console.log(`  epoch ${epoch}: dev accuracy ${m.accuracy.toFixed(4)} macro-F1 ${m.macro_f1.toFixed(4)} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+    console.log(
+      `  epoch ${epoch}: dev accuracy ${m.accuracy.toFixed(4)} macro-F1 ${m.macro_f1.toFixed(4)} (${((performance.now() - t0) / 1000).toFixed(0)} s)`,
+    );
     if (m.macro_f1 > best.f1) best = { f1: m.macro_f1, epoch, weights: model.snapshot() };
     return epoch - best.epoch < 2; // stop after two epochs without improvement
   });
@@ -121,7 +129,15 @@ export async function trainClassifier(spec: ClassifierSpec): Promise<Record<stri
   const nll = (T: number) =>
     devLogits.reduce((s, z, i) => {
       const scaled = softmax(Float32Array.from(z, (v) => v / T));
-      return s - Math.log(Math.max(devGold[i]!.reduce((a, k) => a + scaled[k]!, 0), 1e-12));
+      return (
+        s -
+        Math.log(
+          Math.max(
+            devGold[i]!.reduce((a, k) => a + scaled[k]!, 0),
+            1e-12,
+          ),
+        )
+      );
     }, 0) / devLogits.length;
   let temperature = 1;
   for (let T = 0.5; T <= 8; T += 0.05) if (nll(T) < nll(temperature)) temperature = Math.round(T * 100) / 100;
@@ -131,13 +147,19 @@ export async function trainClassifier(spec: ClassifierSpec): Promise<Record<stri
 
   const devMetrics: Record<string, ClassMetrics> = {};
   for (const [name, examples] of Object.entries(spec.devSlices ?? {})) {
-    devMetrics[name] = evaluate(examples.map((e) => encode(e.text)), examples);
-    console.log(`  dev ${name}: accuracy ${devMetrics[name]!.accuracy.toFixed(4)} macro-F1 ${devMetrics[name]!.macro_f1.toFixed(4)} (n=${examples.length})`);
+    devMetrics[name] = evaluate(
+      examples.map((e) => encode(e.text)),
+      examples,
+    );
+    console.log(`  dev ${name}: accuracy ${devMetrics[name].accuracy.toFixed(4)} macro-F1 ${devMetrics[name].macro_f1.toFixed(4)} (n=${examples.length})`);
   }
   const metrics: Record<string, ClassMetrics> = {};
   for (const [name, examples] of Object.entries(spec.tests)) {
-    metrics[name] = evaluate(examples.map((e) => encode(e.text)), examples);
-    console.log(`  held-out ${name}: accuracy ${metrics[name]!.accuracy.toFixed(4)} macro-F1 ${metrics[name]!.macro_f1.toFixed(4)} (n=${examples.length})`);
+    metrics[name] = evaluate(
+      examples.map((e) => encode(e.text)),
+      examples,
+    );
+    console.log(`  held-out ${name}: accuracy ${metrics[name].accuracy.toFixed(4)} macro-F1 ${metrics[name].macro_f1.toFixed(4)} (n=${examples.length})`);
   }
 
   mkdirSync(spec.outDir, { recursive: true });

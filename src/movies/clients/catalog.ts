@@ -17,7 +17,10 @@ const DiscoverSchema = z.object({
   ),
 });
 
-const named = z.array(z.object({ name: z.string() }).loose()).optional().nullable();
+const named = z
+  .array(z.object({ name: z.string() }).loose())
+  .optional()
+  .nullable();
 
 export const CatalogDetailsSchema = z
   .object({

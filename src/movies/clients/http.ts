@@ -3,16 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Queryable } from '../../infra/db.js';
 import { Semaphore, type Sleep, TokenBucket, realSleep } from './rate-limit.js';
 
-export type ErrorKind =
-  | 'network'
-  | 'rate_limit'
-  | 'not_found'
-  | 'auth'
-  | 'quota'
-  | 'invalid_response'
-  | 'server'
-  | 'client'
-  | 'aborted';
+export type ErrorKind = 'network' | 'rate_limit' | 'not_found' | 'auth' | 'quota' | 'invalid_response' | 'server' | 'client' | 'aborted';
 
 export class ApiError extends Error {
   constructor(
@@ -102,12 +93,18 @@ export class ApiClient {
 
   /** The ledger holds more than the limit only when the provider said the quota was spent. */
   private async spentByProvider(): Promise<boolean> {
-    const { rows } = await this.opts.db.query<{ used: number }>('SELECT used FROM api_quota WHERE service = $1 AND day = $2', [this.opts.service, this.today()]);
+    const { rows } = await this.opts.db.query<{ used: number }>('SELECT used FROM api_quota WHERE service = $1 AND day = $2', [
+      this.opts.service,
+      this.today(),
+    ]);
     return (rows[0]?.used ?? 0) > this.opts.dailyQuota;
   }
 
   async quotaLeft(): Promise<number> {
-    const { rows } = await this.opts.db.query<{ used: number }>('SELECT used FROM api_quota WHERE service = $1 AND day = $2', [this.opts.service, this.today()]);
+    const { rows } = await this.opts.db.query<{ used: number }>('SELECT used FROM api_quota WHERE service = $1 AND day = $2', [
+      this.opts.service,
+      this.today(),
+    ]);
     return Math.max(0, this.opts.dailyQuota - (rows[0]?.used ?? 0));
   }
 
@@ -131,11 +128,7 @@ export class ApiClient {
   }
 
   /** GET with rate limiting, quota, timeout and retries (exponential backoff; Retry-After on 429). */
-  protected async get(
-    path: string,
-    query: Record<string, string | number | boolean | undefined> = {},
-    signal?: AbortSignal,
-  ): Promise<unknown> {
+  protected async get(path: string, query: Record<string, string | number | boolean | undefined> = {}, signal?: AbortSignal): Promise<unknown> {
     const checkAborted = () => {
       if (signal?.aborted) throw new ApiError('aborted', 'run aborted');
     };

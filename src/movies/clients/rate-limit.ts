@@ -1,4 +1,5 @@
-// Token bucket (capacity and refill = requests per second) plus a cap on requests in flight.
+// Token bucket (capacity and refill = requests per second; at least one token of capacity, so that a rate below one
+// per second still grants) plus a cap on requests in flight.
 
 export type Clock = () => number;
 export type Sleep = (ms: number) => Promise<void>;
@@ -13,9 +14,10 @@ export class TokenBucket {
 
   constructor(
     readonly ratePerSecond: number,
-    readonly capacity: number = ratePerSecond,
+    readonly capacity: number = Math.max(1, ratePerSecond),
     private readonly now: Clock = () => performance.now(),
   ) {
+    if (capacity < 1) throw new RangeError(`a token bucket needs a capacity of at least 1 token (got ${capacity})`);
     this.tokens = capacity;
     this.last = now();
   }
@@ -42,10 +44,13 @@ export class TokenBucket {
     }
     if (this.waiters.length && !this.timer) {
       const wait = ((1 - this.tokens) / this.ratePerSecond) * 1000;
-      this.timer = setTimeout(() => {
-        this.timer = null;
-        this.drain();
-      }, Math.max(1, Math.ceil(wait)));
+      this.timer = setTimeout(
+        () => {
+          this.timer = null;
+          this.drain();
+        },
+        Math.max(1, Math.ceil(wait)),
+      );
     }
   }
 }
@@ -57,13 +62,16 @@ export class Semaphore {
   constructor(readonly max: number) {}
 
   async run<T>(fn: () => Promise<T>): Promise<T> {
+    // A finishing caller hands its slot to the next waiter directly: `active` never drops in between, so a caller
+    // arriving at that moment cannot slip in ahead and make one too many.
     if (this.active >= this.max) await new Promise<void>((resolve) => this.waiters.push(resolve));
-    this.active++;
+    else this.active++;
     try {
       return await fn();
     } finally {
-      this.active--;
-      this.waiters.shift()?.();
+      const next = this.waiters.shift();
+      if (next) next();
+      else this.active--;
     }
   }
 

@@ -1,11 +1,10 @@
 // Explanations: Shapley values from the served ONNX trees, and the plot saved to the images folder.
 import { AppError } from '../../infra/errors.js';
-import { type Ensemble, predictRaw } from '../gbdt.js';
-import { ensembleFromOnnx } from '../onnx-trees.js';
+import { type Ensemble, ensembleFromOnnx, predictRaw } from '../../infra/tree-ensemble.js';
 import { type Passenger, toFeatures } from '../preprocess.js';
 import type { SurvivalService } from '../service.js';
 import { type CanvasModule, dependencyError } from '../plots/draw.js';
-import { type PlotType, renderImportance, renderPlot } from '../plots/plots.js';
+import { type PlotInput, type PlotType, renderImportance, renderPlot } from '../plots/plots.js';
 import type { ImageStore } from './image-store.js';
 import { expectedValue, shapValues } from './treeshap.js';
 
@@ -28,6 +27,8 @@ export class Explainer {
     private readonly survival: SurvivalService,
     private readonly store: ImageStore,
     private readonly loadCanvas: () => Promise<CanvasModule>,
+    /** Draws a plot elsewhere (a worker thread); without it, here. */
+    private readonly draw?: (type: PlotType, input: PlotInput) => Promise<Uint8Array>,
   ) {}
 
   /** Trees parsed once from the very bytes ONNX Runtime serves. */
@@ -74,18 +75,21 @@ export class Explainer {
 
   async explain(passenger: Passenger, plotType: PlotType) {
     const canvas = await this.plotting();
+    // Without trees there is nothing to explain: say so as an explanation error, not a prediction error.
+    this.ensemble();
     const [prediction] = await this.survival.predict([passenger]);
     let values: ExplanationValues;
     let image: string;
     try {
       values = this.values(passenger);
-      const png = renderPlot(canvas, plotType, {
+      const input: PlotInput = {
         contributions: Object.keys(values.shap_values).map((n) => ({ name: n, value: values.feature_values[n]!, shap: values.shap_values[n]! })),
         baseValue: values.base_value,
         rawOutput: values.raw_output,
         probability: prediction!.probability,
-      });
-      image = await this.store.save(png);
+      };
+      const png = this.draw ? await this.draw(plotType, input) : renderPlot(canvas, plotType, input);
+      image = await this.store.save(Buffer.from(png.buffer, png.byteOffset, png.byteLength));
     } catch (err) {
       if (err instanceof AppError) throw err;
       throw new AppError(500, 'ExplanationError', 'An error occurred while explaining the prediction', {

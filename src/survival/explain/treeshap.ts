@@ -1,5 +1,5 @@
 // Exact path-dependent TreeSHAP (Lundberg et al. 2018, Algorithm 2) over the served trees, in log-odds space.
-import type { Ensemble, Tree } from '../gbdt.js';
+import type { Ensemble, Tree } from '../../infra/tree-ensemble.js';
 
 interface PathElement {
   feature: number;

@@ -21,7 +21,7 @@ const require = createRequire(import.meta.url);
 
 /** Loads @napi-rs/canvas and registers the bundled DejaVu Sans, so plots look the same on any machine. */
 export async function loadCanvas(): Promise<CanvasModule> {
-  const canvas = (await import('@napi-rs/canvas')) as CanvasModule;
+  const canvas = await import('@napi-rs/canvas');
   if (!canvas.GlobalFonts.has(FONT)) {
     for (const weight of ['400', '700']) {
       const file = require.resolve(`@fontsource/dejavu-sans/files/dejavu-sans-latin-${weight}-normal.woff2`);

@@ -1,5 +1,6 @@
 // The three explanation plots (waterfall, force, bar), drawn with @napi-rs/canvas and encoded as PNG.
-import { sigmoid } from '../gbdt.js';
+import type { Canvas } from '@napi-rs/canvas';
+import { sigmoid } from '../../infra/tree-ensemble.js';
 import { type CanvasModule, COLORS, type Ctx, FONT, axis, drawTitle, drawXAxis, fmtSigned, fmtValue } from './draw.js';
 
 export interface Contribution {
@@ -32,17 +33,43 @@ function topWithOther(cs: Contribution[], keep: number): (Contribution & { other
 
 const label = (c: Contribution & { other?: number }) => (c.other ? c.name : `${c.name} = ${fmtValue(c.value)}`);
 
+/**
+ * Drawing surfaces, one per height, reused: a surface's pixels are native memory the garbage collector does not see,
+ * so a thread that draws many plots and allocates little else (a worker) would otherwise keep megabytes per plot.
+ */
+const surfaces = new Map<number, { canvas: CanvasModule; surface: Canvas }>();
+let drawn = 0;
+
 function page(canvas: CanvasModule, height: number): { ctx: Ctx; done: () => Buffer } {
-  const surface = canvas.createCanvas(WIDTH, height);
+  let entry = surfaces.get(height);
+  if (!entry || entry.canvas !== canvas) {
+    if (surfaces.size >= 8) surfaces.delete(surfaces.keys().next().value!);
+    entry = { canvas, surface: canvas.createCanvas(WIDTH, height) };
+    surfaces.set(height, entry);
+  }
+  const surface = entry.surface;
   const ctx = surface.getContext('2d');
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.globalAlpha = 1;
   ctx.fillStyle = '#ffffff';
   ctx.fillRect(0, 0, WIDTH, height);
-  return { ctx, done: () => surface.toBuffer('image/png') };
+  return {
+    ctx,
+    done: () => {
+      const png = surface.toBuffer('image/png');
+      // Skia keeps what it shaped for every new string (each plot's numbers are new): ~50 kB a plot that is never
+      // given back unless its caches are cleared.
+      if (++drawn % 50 === 0) canvas.clearAllCache();
+      return png;
+    },
+  };
 }
 
 function subtitle(input: PlotInput): string {
-  return `Base value E[f(x)] = ${input.baseValue.toFixed(2)} (p = ${pct(sigmoid(input.baseValue))}), ` +
-    `model output f(x) = ${input.rawOutput.toFixed(2)} (p = ${pct(input.probability)}). Red raises survival, blue lowers it.`;
+  return (
+    `Base value E[f(x)] = ${input.baseValue.toFixed(2)} (p = ${pct(sigmoid(input.baseValue))}), ` +
+    `model output f(x) = ${input.rawOutput.toFixed(2)} (p = ${pct(input.probability)}). Red raises survival, blue lowers it.`
+  );
 }
 
 function waterfall(canvas: CanvasModule, input: PlotInput): Buffer {
@@ -61,7 +88,10 @@ function waterfall(canvas: CanvasModule, input: PlotInput): Buffer {
   const ax = axis(LABEL_W + 20, WIDTH - 40, [input.baseValue, input.rawOutput, ...starts, ...rows.map((r, i) => starts[i]! + r.shap)]);
   const bottom = top + rows.length * ROW;
   drawXAxis(ctx, ax, top - 8, bottom, 'model output (log-odds of survival)');
-  for (const [v, name] of [[input.baseValue, 'E[f(x)]'], [input.rawOutput, 'f(x)']] as const) {
+  for (const [v, name] of [
+    [input.baseValue, 'E[f(x)]'],
+    [input.rawOutput, 'f(x)'],
+  ] as const) {
     ctx.setLineDash([4, 4]);
     ctx.strokeStyle = COLORS.muted;
     ctx.beginPath();
@@ -98,7 +128,12 @@ function bar(canvas: CanvasModule, input: PlotInput): Buffer {
   const top = 80;
   const height = top + shown.length * ROW + 70;
   const { ctx, done } = page(canvas, height);
-  drawTitle(ctx, WIDTH, `Feature importance for this passenger (survival ${pct(input.probability)})`, 'Magnitude of each Shapley value in log-odds; red raises survival, blue lowers it.');
+  drawTitle(
+    ctx,
+    WIDTH,
+    `Feature importance for this passenger (survival ${pct(input.probability)})`,
+    'Magnitude of each Shapley value in log-odds; red raises survival, blue lowers it.',
+  );
   const ax = axis(LABEL_W + 20, WIDTH - 60, [0, ...shown.map((r) => Math.abs(r.shap))], 0.02);
   ax.min = 0;
   const bottom = top + shown.length * ROW;

@@ -1,37 +1,48 @@
-// One small LLM interface over three providers (Vercel AI SDK): generate text with a timeout and an output budget,
-// and report failures, timeouts, safety blocks and truncated answers as such, so callers can fall back.
+// One small LLM interface over three providers (Vercel AI SDK): generate text with a timeout, a per-purpose output
+// budget and thinking set by LLM_THINKING, and report failures, timeouts, blocks, starved or empty answers and
+// rejected models as such (logged, never the prompt), so callers can fall back.
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createOpenAI } from '@ai-sdk/openai';
-import { type FinishReason, type LanguageModel, generateText, streamText } from 'ai';
+import { APICallError, type FinishReason, type LanguageModel, type LanguageModelUsage, generateText, streamText } from 'ai';
+import { type ThinkingLevel, type ThinkingPlan, thinkingPlan } from './thinking.js';
 
 export type LlmProviderName = 'gemini' | 'openai' | 'anthropic';
+/** What a call is for; each purpose may have its own output budget (LLM_MAX_OUTPUT_TOKENS_<PURPOSE>). */
+export type LlmPurpose = 'answer' | 'sentiment' | 'rewrite';
 
 export interface LlmConfig {
   provider: LlmProviderName;
   apiKey?: string | undefined;
   model?: string | undefined;
   baseUrl?: string | undefined;
+  /** LLM_MAX_OUTPUT_TOKENS: the answer budget, and every purpose's without its own. */
   maxOutputTokens: number;
+  budgets?: Partial<Record<LlmPurpose, number | undefined>>;
+  thinking?: ThinkingLevel;
   timeoutMs: number;
+  log?: { warn(obj: object, msg: string): void };
 }
 
+/**
+ * Each provider's current small, inexpensive, generally available model (checked 2026-11-23; see docs/production.md).
+ */
 export const DEFAULT_MODELS: Record<LlmProviderName, string> = {
-  gemini: 'gemini-2.5-flash',
-  openai: 'gpt-4o-mini',
-  anthropic: 'claude-3-5-haiku-latest',
+  gemini: 'gemini-3.5-flash-lite',
+  openai: 'gpt-6-luna',
+  anthropic: 'claude-haiku-5-5',
 };
 
-export type LlmFailure = 'no_key' | 'timeout' | 'error' | 'blocked' | 'incomplete' | 'empty';
+export type LlmFailure = 'no_key' | 'timeout' | 'error' | 'blocked' | 'truncated' | 'model_rejected';
 
-export type LlmResult =
-  | { ok: true; text: string; provider: LlmProviderName; model: string }
-  | { ok: false; reason: LlmFailure; detail: string };
+export type LlmResult = { ok: true; text: string; provider: LlmProviderName; model: string } | { ok: false; reason: LlmFailure; detail: string };
 
 export interface GenerateOptions {
   system?: string;
-  maxOutputTokens?: number;
+  purpose?: LlmPurpose;
   timeoutMs?: number;
+  /** Stops the call (a streaming client that disconnected): the provider request is aborted, no tokens are wasted. */
+  signal?: AbortSignal;
 }
 
 function languageModel(cfg: LlmConfig & { apiKey: string }, model: string): LanguageModel {
@@ -47,12 +58,23 @@ function languageModel(cfg: LlmConfig & { apiKey: string }, model: string): Lang
   }
 }
 
+/** How the last call went, for /health: a configured provider that keeps failing is not "ready". */
+export interface LlmLastCall {
+  at: string;
+  ok: boolean;
+  reason?: LlmFailure;
+  detail?: string;
+}
+
 export class Llm {
   readonly model: string;
+  readonly thinking: ThinkingPlan;
   private readonly lm: LanguageModel | null;
+  lastCall: LlmLastCall | null = null;
 
   constructor(private readonly cfg: LlmConfig) {
     this.model = cfg.model || DEFAULT_MODELS[cfg.provider];
+    this.thinking = thinkingPlan(cfg.provider, this.model, cfg.thinking ?? 'off');
     this.lm = cfg.apiKey ? languageModel({ ...cfg, apiKey: cfg.apiKey }, this.model) : null;
   }
 
@@ -64,40 +86,78 @@ export class Llm {
     return this.cfg.provider;
   }
 
+  /** The output tokens a call may use: the purpose's budget plus what thinking may spend of it. */
+  outputBudget(purpose: LlmPurpose = 'answer'): number {
+    return (this.cfg.budgets?.[purpose] ?? this.cfg.maxOutputTokens) + this.thinking.allowance;
+  }
+
   private settings(prompt: string, opts: GenerateOptions, lm: LanguageModel) {
     return {
       model: lm,
       prompt,
       ...(opts.system ? { system: opts.system } : {}),
-      maxOutputTokens: opts.maxOutputTokens ?? this.cfg.maxOutputTokens,
+      maxOutputTokens: this.outputBudget(opts.purpose),
+      providerOptions: this.thinking.providerOptions,
       // The caller has a fallback: one quick attempt beats a slow chain of retries.
       maxRetries: 0,
-      abortSignal: AbortSignal.timeout(opts.timeoutMs ?? this.cfg.timeoutMs),
+      // The timeout, and the caller's own signal (a client that went away) when it gives one.
+      abortSignal: opts.signal
+        ? AbortSignal.any([AbortSignal.timeout(opts.timeoutMs ?? this.cfg.timeoutMs), opts.signal])
+        : AbortSignal.timeout(opts.timeoutMs ?? this.cfg.timeoutMs),
     };
   }
 
-  private verdict(rawText: string, finishReason: FinishReason): LlmResult {
+  private verdict(rawText: string, finishReason: FinishReason, usage: LanguageModelUsage | undefined, opts: GenerateOptions): LlmResult {
     const text = rawText.trim();
-    if (finishReason === 'content-filter') return { ok: false, reason: 'blocked', detail: 'the provider blocked the answer' };
-    if (finishReason === 'length') return { ok: false, reason: 'incomplete', detail: 'the answer was cut by the output token limit' };
-    if (finishReason !== 'stop') return { ok: false, reason: 'error', detail: `unexpected finish reason "${finishReason}"` };
-    if (!text) return { ok: false, reason: 'empty', detail: 'the provider returned no text' };
+    const thought = usage?.reasoningTokens ? `, ${usage.reasoningTokens} of them spent thinking` : '';
+    if (finishReason === 'content-filter') return this.fail('blocked', 'the provider blocked the answer', opts);
+    if (finishReason === 'length') {
+      const what = text ? 'the answer was cut' : 'no answer was left';
+      return this.fail('truncated', `${what} by the output token limit (${this.outputBudget(opts.purpose)}${thought})`, opts);
+    }
+    if (finishReason !== 'stop') return this.fail('error', `unexpected finish reason "${finishReason}"`, opts);
+    if (!text) return this.fail('truncated', `the provider returned no text${thought}`, opts);
+    this.lastCall = { at: new Date().toISOString(), ok: true };
     return { ok: true, text, provider: this.cfg.provider, model: this.model };
+  }
+
+  /** Ready unless the last call failed in a way the next one will too (a rejected model, a refused key, an error). */
+  get healthy(): boolean {
+    return !this.lastCall || this.lastCall.ok || !['error', 'model_rejected'].includes(this.lastCall.reason ?? '');
+  }
+
+  private fail(reason: LlmFailure, detail: string, opts: GenerateOptions): LlmResult {
+    if (!opts.signal?.aborted) this.lastCall = { at: new Date().toISOString(), ok: false, reason, detail };
+    // Reason and detail only: never the prompt (users' text) or the key.
+    this.cfg.log?.warn(
+      { provider: this.cfg.provider, model: this.model, purpose: opts.purpose ?? 'answer', reason, detail },
+      'LLM unavailable: using the fallback',
+    );
+    return { ok: false, reason, detail };
   }
 
   private failure(err: unknown, opts: GenerateOptions): LlmResult {
     const e = err as Error;
     if (e.name === 'TimeoutError' || e.name === 'AbortError' || /aborted|timeout/i.test(e.message)) {
-      return { ok: false, reason: 'timeout', detail: `no answer within ${opts.timeoutMs ?? this.cfg.timeoutMs} ms` };
+      return this.fail('timeout', `no answer within ${opts.timeoutMs ?? this.cfg.timeoutMs} ms`, opts);
     }
-    return { ok: false, reason: 'error', detail: e.message.slice(0, 300) };
+    if (APICallError.isInstance(err) && (err.statusCode === 404 || err.statusCode === 400)) {
+      return this.fail(
+        'model_rejected',
+        `the provider rejected the model "${this.model}" (HTTP ${err.statusCode}: ${err.message.slice(0, 200)}): ` +
+          `set LLM_MODEL_NAME to a model this provider serves${err.statusCode === 400 ? ', or check LLM_THINKING' : ''}`,
+        opts,
+      );
+    }
+    if (APICallError.isInstance(err) && err.statusCode) return this.fail('error', `HTTP ${err.statusCode} from the provider`, opts);
+    return this.fail('error', e.message.slice(0, 300), opts);
   }
 
   async generate(prompt: string, opts: GenerateOptions = {}): Promise<LlmResult> {
     if (!this.lm) return { ok: false, reason: 'no_key', detail: 'LLM_API_KEY is not set' };
     try {
       const res = await generateText(this.settings(prompt, opts, this.lm));
-      return this.verdict(res.text, res.finishReason);
+      return this.verdict(res.text, res.finishReason, res.usage, opts);
     } catch (err) {
       return this.failure(err, opts);
     }
@@ -110,6 +170,7 @@ export class Llm {
       const res = streamText({ ...this.settings(prompt, opts, this.lm), onError: () => undefined });
       let text = '';
       let finish: FinishReason = 'unknown';
+      let usage: LanguageModelUsage | undefined;
       for await (const part of res.fullStream) {
         if (part.type === 'text-delta') {
           text += part.text;
@@ -118,9 +179,10 @@ export class Llm {
           throw part.error instanceof Error ? part.error : new Error(String(part.error));
         } else if (part.type === 'finish') {
           finish = part.finishReason;
+          usage = part.totalUsage;
         }
       }
-      return this.verdict(text, finish);
+      return this.verdict(text, finish, usage, opts);
     } catch (err) {
       return this.failure(err, opts);
     }

@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
+import { DirLock, currentCommand } from '../../infra/dir-lock.js';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -23,7 +24,7 @@ export async function freePort(): Promise<number> {
 function chromaCli(): string {
   const require = createRequire(import.meta.url);
   let dir = dirname(require.resolve('chromadb'));
-  while (!existsSync(join(dir, 'package.json')) || JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).name !== 'chromadb') {
+  while (!existsSync(join(dir, 'package.json')) || (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string }).name !== 'chromadb') {
     const up = dirname(dir);
     if (up === dir) throw new Error('chromadb package not found');
     dir = up;
@@ -60,23 +61,30 @@ export class ChromaServer {
   private stopping = false;
   private restarts = 0;
   private ready: Promise<void> | null = null;
+  /** This process's hold on the data directory: two Chroma servers on one directory corrupt it. */
+  private lock: DirLock | null = null;
   url = '';
 
   constructor(
     private readonly dataPath: string,
     private readonly log: FastifyBaseLogger,
     private readonly startTimeoutMs = 30_000,
+    private readonly owner = currentCommand(),
   ) {}
 
   /** Starts the server (once) and resolves when its heartbeat answers. */
   start(): Promise<void> {
-    this.ready ??= this.launch();
+    this.ready ??= this.launch().catch((err: unknown) => {
+      this.ready = null;
+      throw err;
+    });
     return this.ready;
   }
 
   private port = 0;
 
   private async launch(): Promise<void> {
+    this.lock ??= await DirLock.acquire(this.dataPath, this.owner);
     // The port is chosen once: a restarted server comes back where clients already point.
     this.port ||= await freePort();
     const port = this.port;
@@ -124,11 +132,14 @@ export class ChromaServer {
   async stop(): Promise<void> {
     this.stopping = true;
     const child = this.child;
-    if (!child || child.exitCode !== null) return;
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    const killed = await Promise.race([exited.then(() => true), sleep(5000).then(() => false)]);
-    if (!killed) child.kill('SIGKILL');
-    await exited;
+    if (child && child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      const killed = await Promise.race([exited.then(() => true), sleep(5000).then(() => false)]);
+      if (!killed) child.kill('SIGKILL');
+      await exited;
+    }
+    this.lock?.release();
+    this.lock = null;
   }
 }

@@ -1,25 +1,33 @@
-// npm run index [-- --full]: (re)indexes DOCS_DIR from the shell, with a progress bar, through the same service.
+// npm run index [-- --full]: (re)indexes DOCS_DIR with a progress bar. When a service runs on the same DATA_DIR, the
+// service does it (POST /rag/index) and this follows its progress; otherwise this process opens the index itself.
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { buildApp } from '../../app.js';
-import { loadConfig } from '../../infra/config.js';
+import { type Config, loadConfig } from '../../infra/config.js';
+import { DirLockedError } from '../../infra/dir-lock.js';
+import { callService, findRunningService, unreachableMessage } from '../../infra/running-service.js';
+import { type IndexProgress, type IndexResult, RagBusyError } from './service.js';
 
 const { values } = parseArgs({ options: { full: { type: 'boolean', default: false } } });
-const config = loadConfig();
-// Silent app: the progress bar and the summary are the output.
-const app = await buildApp({ config: { ...config, LOG_LEVEL: 'warn' } });
-const bar = new cliProgress.SingleBar({ format: ' indexing |{bar}| {value}/{total} files  {file}', noTTYOutput: true, notTTYSchedule: 2000 }, cliProgress.Presets.shades_classic);
-try {
-  const rag = await app.rag.service();
+
+function progressBar() {
+  const bar = new cliProgress.SingleBar(
+    { format: ' indexing |{bar}| {value}/{total} files  {file}', noTTYOutput: true, notTTYSchedule: 2000 },
+    cliProgress.Presets.shades_classic,
+  );
   let started = false;
-  const result = await rag.index({ full: values.full }, (done, total, file) => {
-    if (!started) {
-      bar.start(total, 0, { file: '' });
+  return {
+    update(done: number, total: number, file: string) {
+      if (!started) bar.start(total, 0, { file: '' });
       started = true;
-    }
-    bar.update(done, { file });
-  });
-  bar.stop();
+      bar.setTotal(total);
+      bar.update(done, { file });
+    },
+    stop: () => started && bar.stop(),
+  };
+}
+
+function summary(result: IndexResult): void {
   console.table({
     documents: result.documents,
     'files added': result.files_added,
@@ -29,9 +37,72 @@ try {
     'chunks added': result.chunks_added,
     'chunks removed': result.chunks_removed,
     'chunks unchanged': result.chunks_unchanged,
-    'seconds': result.duration_ms / 1000,
+    seconds: result.duration_ms / 1000,
   });
   for (const e of result.errors) console.error(`skipped ${e.source}: ${e.error}`);
-} finally {
-  await app.close();
 }
+
+async function viaService(config: Config, url: string): Promise<number> {
+  const bar = progressBar();
+  let finished = false;
+  // The run answers when it ends; meanwhile its progress is read from the statistics.
+  const follow = (async () => {
+    while (!finished) {
+      const stats = await callService<{ index_progress: IndexProgress | null }>(url, config, 'GET', '/rag/stats').catch(() => null);
+      const p = stats?.status === 200 ? stats.body.index_progress : null;
+      if (p && !finished) bar.update(p.done, p.total, p.file);
+      await new Promise((r) => setTimeout(r, 300));
+    }
+  })();
+  const res = await callService<IndexResult & { detail?: string }>(url, config, 'POST', '/rag/index', { full: values.full });
+  finished = true;
+  await follow;
+  bar.stop();
+  if (res.status !== 200) {
+    console.error(`the service answered ${res.status}: ${res.body.detail ?? JSON.stringify(res.body)}`);
+    return 1;
+  }
+  summary(res.body);
+  return 0;
+}
+
+async function direct(config: Config): Promise<number> {
+  // Silent app: the progress bar and the summary are the output.
+  const app = await buildApp({ config: { ...config, LOG_LEVEL: 'warn' } });
+  const bar = progressBar();
+  try {
+    const rag = await app.rag.service();
+    const result = await rag.index({ full: values.full }, (done, total, file) => bar.update(done, total, file));
+    bar.stop();
+    summary(result);
+    return 0;
+  } finally {
+    await app.close();
+  }
+}
+
+async function main(): Promise<number> {
+  const config = loadConfig();
+  const found = await findRunningService(config);
+  if (found.kind === 'unreachable') {
+    console.error(unreachableMessage(config, found));
+    return 1;
+  }
+  if (found.kind === 'running') {
+    console.log(`a service (pid ${found.owner.pid}) runs on DATA_DIR=${config.DATA_DIR}: it indexes, at ${found.url}`);
+    return viaService(config, found.url);
+  }
+  try {
+    return await direct(config);
+  } catch (err) {
+    if (err instanceof RagBusyError) {
+      console.error(`${err.message}: nothing was started; run this again when it ends.`);
+      return 1;
+    }
+    if (!(err instanceof DirLockedError)) throw err;
+    console.error(`${err.message}: wait for it to finish, then run this command again.`);
+    return 1;
+  }
+}
+
+process.exitCode = await main();

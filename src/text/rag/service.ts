@@ -6,9 +6,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { CrossEncoder } from '../models.js';
 import { Bm25Index } from '../search/bm25.js';
 import { type Normalisation, type Scored, rrfFusion, weightedFusion } from '../search/hybrid.js';
-import { sentences } from '../sentiment/chunking.js';
+import { splitSentences } from '../sentences.js';
 import { CHUNK_OVERLAP, CHUNK_SIZE, chunkDocument } from './chunker.js';
-import type { ChunkRecord, SentenceRecord, VectorStore } from './store.js';
+import { topics } from './topics.js';
+import { type ChunkRecord, IndexLayoutError, type SentenceRecord, type VectorStore } from './store.js';
 
 export type Embed = (texts: string[]) => Promise<number[][]>;
 
@@ -52,6 +53,21 @@ export interface RagOptions {
   semanticWeight: number;
   normalisation: Normalisation;
   log: FastifyBaseLogger;
+  /**
+   * Runs an index run exclusively across every process sharing the store (a PostgreSQL advisory lock): false when
+   * another holds it, or after waiting for it with `wait`. Without it, runs are exclusive within this process only.
+   */
+  exclusive?: (fn: () => Promise<void>, wait: boolean) => Promise<boolean>;
+  /** How often a search checks the shared generation (another process may have re-indexed); 0 = every search. */
+  syncIntervalMs?: number;
+  /** Clusters elsewhere (a worker thread); without it, here. */
+  cluster?: (records: ChunkRecord[], k?: number) => Promise<ReturnType<typeof topics>>;
+}
+
+export interface IndexProgress {
+  done: number;
+  total: number;
+  file: string;
 }
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -67,7 +83,7 @@ function bestRow(q: number[], rows: Float32Array): number {
 }
 /** Semantic search units: the sentences of a chunk (a chunk without sentence breaks is one unit). */
 const sentencesOfChunk = (text: string) => {
-  const found = sentences(text);
+  const found = splitSentences(text);
   return found.length ? found : [text];
 };
 
@@ -90,15 +106,26 @@ export class RagService {
   private records = new Map<string, ChunkRecord>();
   /** Each chunk's sentence vectors (rows of the embedder's dimension), for the chunks only BM25 found. */
   private sentenceVectors = new Map<string, Float32Array>();
-  private running: Promise<IndexResult> | null = null;
+  private running: Promise<unknown> | null = null;
   lastIndexed: string | null = null;
   /** Goes up whenever the chunks in memory are reloaded, so derived data (vocabularies) knows to rebuild. */
   generation = 0;
+  /** The store's shared generation that the chunks in memory come from. */
+  private storeGeneration: string | null = null;
+  private lastCheck = 0;
+  private checking: Promise<void> | null = null;
+  /** Where the index run in progress is (for the command line's progress bar). */
+  progress: IndexProgress | null = null;
+  private topicCache = new Map<string, ReturnType<typeof topics>>();
+  /** How the last index run in this process ended (for /health). */
+  lastRun: { at: string; ok: boolean; error?: string } | null = null;
 
   constructor(readonly opts: RagOptions) {}
 
   /** Builds BM25 from what Chroma holds (at start-up and after each index run), so both see the same chunks. */
   async sync(): Promise<void> {
+    // Read before the chunks: a run finishing meanwhile shows up as a newer generation at the next check.
+    const generation = await this.opts.store.generation();
     const all = await this.opts.store.all(true);
     this.records = new Map(all.map((r) => [r.id, r]));
     this.sentenceVectors = await this.opts.store.sentenceVectors();
@@ -107,13 +134,80 @@ export class RagService {
     bm25.build();
     this.bm25 = bm25;
     this.generation++;
+    this.storeGeneration = generation;
+    this.lastCheck = Date.now();
   }
 
-  /** One index run at a time; a second call while one runs is refused (RagBusyError, 409). */
+  /**
+   * Reloads the chunks when another process re-indexed the shared store: checked at most once per sync interval, so
+   * what a search sees is at most that interval (plus the reload) behind the last index run anywhere.
+   */
+  private async fresh(): Promise<void> {
+    const interval = this.opts.syncIntervalMs ?? 1000;
+    if (this.running || Date.now() - this.lastCheck < interval) return;
+    this.checking ??= (async () => {
+      try {
+        this.lastCheck = Date.now();
+        const current = await this.opts.store.generation();
+        if (current !== this.storeGeneration) {
+          this.opts.log.info({ from: this.storeGeneration, to: current }, 'the index changed in another process: reloading');
+          this.opts.store.forget();
+          await this.sync();
+        }
+      } catch (err) {
+        // Serving what is in memory beats failing; the search itself reports a store that is down.
+        this.opts.log.warn({ err }, 'index generation check failed');
+      } finally {
+        this.checking = null;
+      }
+    })();
+    await this.checking;
+  }
+
+  /** One index run at a time, across processes too; a second call while one runs is refused (RagBusyError, 409). */
   index(opts: { full?: boolean } = {}, progress?: (done: number, total: number, file: string) => void): Promise<IndexResult> {
+    return this.exclusively(false, () => this.runIndex(opts, progress));
+  }
+
+  /**
+   * Start-up: waits for an index run another process may be making, then brings the index in line with DOCS_DIR: an
+   * incremental run, which indexes everything into an empty collection, finishes what an interrupted run left half
+   * done, picks up files changed while the service was down, and otherwise only reads hashes. A collection written in
+   * an older layout is rebuilt. Replicas starting together index once; the later ones find nothing to do.
+   */
+  indexOnStart(): Promise<IndexResult> {
+    return this.exclusively(true, async () => {
+      try {
+        await this.opts.store.count();
+      } catch (err) {
+        // A collection written by an earlier version is rebuilt from the documents, which are all on disk.
+        if (!(err instanceof IndexLayoutError)) throw err;
+        this.opts.log.warn(err.message);
+        return this.runIndex({ full: true });
+      }
+      return this.runIndex({});
+    });
+  }
+
+  private exclusively<T>(wait: boolean, fn: () => Promise<T>): Promise<T> {
     if (this.running) return Promise.reject(new RagBusyError('an index run is already in progress'));
-    const run = this.runIndex(opts, progress).finally(() => {
+    const exclusive = this.opts.exclusive ?? (async (f: () => Promise<void>) => (await f(), true));
+    const run = (async () => {
+      let value: T | undefined;
+      const ran = await exclusive(async () => {
+        try {
+          value = await fn();
+          this.lastRun = { at: new Date().toISOString(), ok: true };
+        } catch (err) {
+          this.lastRun = { at: new Date().toISOString(), ok: false, error: (err as Error).message };
+          throw err;
+        }
+      }, wait);
+      if (!ran) throw new RagBusyError('an index run is already in progress in another process');
+      return value as T;
+    })().finally(() => {
       this.running = null;
+      this.progress = null;
     });
     this.running = run;
     return run;
@@ -147,8 +241,12 @@ export class RagService {
       duration_ms: 0,
     };
     const decoder = new TextDecoder('utf-8', { fatal: true });
+    const report = (done: number, file: string) => {
+      this.progress = { done, total: files.length, file };
+      progress?.(done, files.length, file);
+    };
     for (const [i, source] of files.entries()) {
-      progress?.(i, files.length, source);
+      report(i, source);
       const bytes = await readFile(join(root, source));
       const hash = sha256(bytes);
       const before = stored.get(source);
@@ -176,9 +274,16 @@ export class RagService {
       if (before) result.chunks_removed += before.chunks;
       const chunks = chunkDocument(text);
       for (let k = 0; k < chunks.length; k += 32) {
-        const batch = chunks
-          .slice(k, k + 32)
-          .map((c, j) => ({ id: `${source}#${k + j}`, text: c.text, source, chunk_index: k + j, start: c.start, end: c.end, file_hash: hash, file_chunks: chunks.length }));
+        const batch = chunks.slice(k, k + 32).map((c, j) => ({
+          id: `${source}#${k + j}`,
+          text: c.text,
+          source,
+          chunk_index: k + j,
+          start: c.start,
+          end: c.end,
+          file_hash: hash,
+          file_chunks: chunks.length,
+        }));
         const vectors = await embed(batch.map((c) => c.text));
         const units = batch.flatMap((c) => sentencesOfChunk(c.text).map((text) => ({ chunk_id: c.id, text })));
         const sentenceRecords: SentenceRecord[] = [];
@@ -199,11 +304,14 @@ export class RagService {
       result.files_removed++;
       result.chunks_removed += s.chunks;
     }
-    progress?.(files.length, files.length, '');
-    await this.sync();
+    report(files.length, '');
+    // Other processes reload when they see the new generation; nothing changed, nothing to reload (here either).
+    const changed = opts.full || result.files_added + result.files_changed + result.files_removed > 0 || result.chunks_removed > 0;
+    if (changed) await store.bumpGeneration();
+    if (changed || !this.bm25) await this.sync();
     this.lastIndexed = new Date().toISOString();
     result.duration_ms = Math.round(performance.now() - t0);
-    this.opts.log.info({ ...result, errors: result.errors.length }, 'documents indexed');
+    this.opts.log[changed ? 'info' : 'debug']({ ...result, errors: result.errors.length }, changed ? 'documents indexed' : 'index up to date');
     return result;
   }
 
@@ -212,9 +320,31 @@ export class RagService {
    * it rather than reading a half-written collection (a read that could land after the run's own and undo it).
    */
   async ready(): Promise<void> {
-    if (this.bm25) return;
+    if (this.bm25) return this.fresh();
     await this.running?.catch(() => undefined);
     if (!this.bm25) await this.sync();
+  }
+
+  /** True once the chunks are in memory (readiness). */
+  get loaded(): boolean {
+    return this.bm25 !== null;
+  }
+
+  /**
+   * Topics of the collection or of one source. Clustering is deterministic for a given set of chunks, so results are
+   * kept per index generation (a few entries): asking again costs nothing until the index changes.
+   */
+  async topics(source?: string, k?: number) {
+    await this.ready();
+    const key = `${this.generation}\u0000${source ?? ''}\u0000${k ?? ''}`;
+    const cached = this.topicCache.get(key);
+    if (cached) return cached;
+    const chunks = this.chunks(source);
+    if (chunks.length < 3 || (k !== undefined && k >= chunks.length)) return null;
+    const result = this.opts.cluster ? await this.opts.cluster(chunks, k) : topics(chunks, k);
+    if (this.topicCache.size >= 32) this.topicCache.delete(this.topicCache.keys().next().value!);
+    this.topicCache.set(key, result);
+    return result;
   }
 
   /** Chunks with their embeddings, optionally of one source. */
@@ -276,10 +406,17 @@ export class RagService {
 
   /** Hybrid search, then the best `max(topK, RERANK_DEPTH)` reordered by the cross-encoder's relevance logit. */
   async searchReranked(query: string, topK: number, fusion: 'weighted' | 'rrf' = 'weighted'): Promise<SearchHit[]> {
+    return this.rerank(query, await this.search(query, Math.max(topK, RERANK_DEPTH), fusion), topK);
+  }
+
+  /** The hits reordered by the cross-encoder's relevance logit (best first), the best `topK` kept. */
+  async rerank(query: string, hits: SearchHit[], topK: number): Promise<SearchHit[]> {
     if (!this.opts.crossEncoder) throw new Error('no cross-encoder configured');
     const crossEncoder = await this.opts.crossEncoder();
-    const hits = await this.search(query, Math.max(topK, RERANK_DEPTH), fusion);
-    const logits = await crossEncoder.score(query, hits.map((h) => h.text));
+    const logits = await crossEncoder.score(
+      query,
+      hits.map((h) => h.text),
+    );
     return hits
       .map((h, i) => ({ ...h, rerank_score: Math.round(logits[i]! * 1e4) / 1e4 }))
       .sort((a, b) => b.rerank_score - a.rerank_score)
@@ -303,6 +440,7 @@ export class RagService {
       score_normalisation: this.opts.normalisation,
       last_indexed: this.lastIndexed,
       indexing: this.running !== null,
+      index_progress: this.progress,
     };
   }
 }

@@ -2,13 +2,16 @@
 // with: the chunks (text, offsets, file hash and the chunk's embedding) and, beside them, the sentences of each chunk
 // (their embeddings, with ids "<chunk id>/s<n>"). Semantic search ranks chunks by their best-matching sentence: a short
 // question is compared with the passage that answers it, not with the average of 2,048 characters about many things.
-import { ChromaClient, type Collection } from 'chromadb';
+import { ChromaClient, ChromaNotFoundError, type Collection } from 'chromadb';
 
 /** The record layout this version writes; a collection written in another layout must be rebuilt. */
 export const INDEX_LAYOUT = 'chunks+sentences/1';
 
 export class EmbedderMismatchError extends Error {
-  constructor(readonly stored: { id: string; dim: number }, readonly current: { id: string; dim: number }) {
+  constructor(
+    readonly stored: { id: string; dim: number },
+    readonly current: { id: string; dim: number },
+  ) {
     super(
       `the collection was indexed with ${stored.id} (${stored.dim} dimensions) but the service now uses ${current.id} ` +
         `(${current.dim}): re-index with POST /rag/index {"full": true} or npm run index -- --full`,
@@ -73,12 +76,17 @@ export class VectorStore {
     this.sentencesName = `${name}-sentences`;
   }
 
+  /** The metadata this version writes on the chunks collection (Chroma replaces metadata as a whole). */
+  private metadata(generation: number) {
+    return { embedder: this.embedder.id, dimension: this.embedder.dim, layout: INDEX_LAYOUT, generation };
+  }
+
   private async open(): Promise<{ chunks: Collection; sentences: Collection }> {
     if (this.collections) return this.collections;
     const collection = (name: string) =>
       this.client.getOrCreateCollection({
         name,
-        metadata: { 'hnsw:space': 'cosine', embedder: this.embedder.id, dimension: this.embedder.dim, layout: INDEX_LAYOUT },
+        metadata: { 'hnsw:space': 'cosine', ...this.metadata(this.carriedGeneration) },
         // Embeddings are computed by the service; Chroma must never embed with a model of its own.
         embeddingFunction: { generate: this.embed, name: 'service-embedder' },
       });
@@ -92,8 +100,42 @@ export class VectorStore {
     return this.collections;
   }
 
+  /**
+   * The index generation, shared by every process that uses this Chroma server: it goes up after each index run that
+   * changed something, so processes holding the chunks in memory know to reload them. The collection's id is part of
+   * it: a rebuilt collection is a new generation even if its counter were the same.
+   */
+  async generation(): Promise<string> {
+    try {
+      const c = await this.client.getCollection({ name: this.name, embeddingFunction: { generate: this.embed, name: 'service-embedder' } });
+      return `${c.id}:${Number(c.metadata?.generation ?? 0)}`;
+    } catch (err) {
+      // Not indexed yet, or being rebuilt by another process (a full run drops it first).
+      if (err instanceof ChromaNotFoundError) return 'absent';
+      throw err;
+    }
+  }
+
+  /** Records a new generation after an index run; returns it. */
+  async bumpGeneration(): Promise<string> {
+    const { chunks } = await this.open();
+    const current = await this.client.getCollection({ name: this.name, embeddingFunction: { generate: this.embed, name: 'service-embedder' } });
+    const next = Number(current.metadata?.generation ?? 0) + 1;
+    await chunks.modify({ metadata: this.metadata(next) });
+    return `${chunks.id}:${next}`;
+  }
+
+  /** A rebuilt collection continues the counter of the one it replaces. */
+  private carriedGeneration = 0;
+
   /** Drops both collections (a full rebuild, or after an embedder change). */
   async reset(): Promise<void> {
+    try {
+      const old = await this.client.getCollection({ name: this.name, embeddingFunction: { generate: this.embed, name: 'service-embedder' } });
+      this.carriedGeneration = Number(old.metadata?.generation ?? 0);
+    } catch {
+      // no collection yet
+    }
     this.collections = null;
     for (const name of [this.name, this.sentencesName]) {
       try {
@@ -206,11 +248,11 @@ function toRecord(id: string, text: string, m: Record<string, unknown>): ChunkRe
   return {
     id,
     text,
-    source: String(m.source ?? ''),
+    source: typeof m.source === 'string' ? m.source : '',
     chunk_index: Number(m.chunk_index ?? 0),
     start: Number(m.start ?? 0),
     end: Number(m.end ?? 0),
-    file_hash: String(m.file_hash ?? ''),
+    file_hash: typeof m.file_hash === 'string' ? m.file_hash : '',
     file_chunks: Number(m.file_chunks ?? 0),
   };
 }

@@ -1,6 +1,6 @@
 // Topic analysis: k-means over chunk embeddings (k by silhouette when not given), labelled by distinctive words.
 import nlp from 'wink-nlp-utils';
-import { rng } from '../../survival/gbdt.js';
+import { rng } from '../../infra/rng.js';
 import type { ChunkRecord } from './store.js';
 
 export interface Topic {

@@ -3,8 +3,7 @@ import bm25 from 'wink-bm25-text-search';
 import nlp from 'wink-nlp-utils';
 
 /** The same text preparation for documents and queries. */
-export const bm25Tokens = (text: string): string[] =>
-  nlp.tokens.stem(nlp.tokens.removeWords(nlp.string.tokenize0(nlp.string.lowerCase(text))));
+export const bm25Tokens = (text: string): string[] => nlp.tokens.stem(nlp.tokens.removeWords(nlp.string.tokenize0(nlp.string.lowerCase(text))));
 
 // wink refuses to consolidate fewer than 3 documents; tiny collections get empty placeholders that never match.
 const MIN_DOCS = 3;

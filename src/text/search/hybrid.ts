@@ -27,7 +27,12 @@ function fuse(semantic: Map<string, number>, keyword: Map<string, number>, combi
 }
 
 /** Each score is scaled to [0, 1] before mixing. */
-export function weightedFusion(semantic: Map<string, number>, keyword: Map<string, number>, semanticWeight = 0.7, normalisation: Normalisation = 'theoretical'): Scored[] {
+export function weightedFusion(
+  semantic: Map<string, number>,
+  keyword: Map<string, number>,
+  semanticWeight = 0.7,
+  normalisation: Normalisation = 'theoretical',
+): Scored[] {
   const theoretical = normalisation === 'theoretical';
   const s = normalise(semantic, theoretical ? -1 : undefined);
   const k = normalise(keyword, theoretical ? 0 : undefined);

@@ -1,14 +1,8 @@
 // Splits a text into chunks of at most 510 model tokens, on token boundaries, preferably at sentence ends.
 
-export const MAX_CHUNK_TOKENS = 510;
+import { splitSentences } from '../sentences.js';
 
-/** Sentence-ish pieces: after . ! ? … (and closing quotes) followed by space, and at blank lines. */
-export function sentences(text: string): string[] {
-  return text
-    .split(/(?<=[.!?…]["'”’)\]]*)\s+|\n\s*\n/u)
-    .map((s) => s.trim())
-    .filter(Boolean);
-}
+export const MAX_CHUNK_TOKENS = 510;
 
 /**
  * Greedy packing of sentences; a sentence over the limit is packed word by word, and a "word" over the limit
@@ -30,7 +24,7 @@ export function chunkText(text: string, count: (s: string) => number, max = MAX_
     current.push(piece);
     used += n;
   };
-  for (const sentence of sentences(text)) {
+  for (const sentence of splitSentences(text)) {
     const n = count(sentence);
     if (n <= max) {
       push(sentence, n);

@@ -1,8 +1,9 @@
 // POST /analyze/sentiment, with the text spec's error bodies ({detail}) instead of the service-wide shape.
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { EMOTIONS, SENTIMENTS, type SentimentService, TextHttpError } from './service.js';
+import { TextHttpError, textErrorHandler } from '../errors.js';
+import { EMOTIONS, SENTIMENTS, type SentimentService } from './service.js';
 
 const DetailSchema = z.object({ detail: z.string() }).catchall(z.unknown()).meta({ id: 'TextError' });
 
@@ -18,25 +19,34 @@ export const SentimentResponseSchema = z
     num_chunks: z.int().describe('chunks of at most 510 tokens analysed'),
     llm_powered: z.boolean().describe('true only when the LLM text was used'),
     models: z.object({ sentiment: z.string(), emotion: z.string() }),
-    llm: z.union([z.object({ provider: z.string(), model: z.string() }), z.object({ fallback_reason: z.string() })]).optional(),
+    llm: z
+      .union([
+        z.object({ provider: z.string(), model: z.string() }),
+        z.object({
+          fallback_reason: z
+            .enum(['no_key', 'timeout', 'error', 'blocked', 'truncated', 'model_rejected'])
+            .describe('why the interpretation was built from the scores; truncated: the answer was empty or cut by the output budget'),
+          detail: z.string(),
+        }),
+      ])
+      .optional(),
   })
   .meta({ id: 'SentimentResult' });
 
+/** What the request log keeps of a result (the interpretation may quote the text). */
+const sentimentSummary = (r: unknown) => {
+  const { sentiment, confidence, num_chunks, llm_powered } = (r ?? {}) as Record<string, unknown>;
+  return { sentiment, confidence, num_chunks, llm_powered };
+};
+
 export async function sentimentRoutes(app: FastifyInstance, opts: { service: SentimentService; maxChars: number }) {
   // Encapsulated: these routes answer errors as {detail}, the text service's documented shape.
-  app.setErrorHandler((err: FastifyError, request, reply) => {
-    if (err instanceof TextHttpError) return reply.code(err.statusCode).send({ detail: err.detail, ...err.extra });
-    if (err.validation || err.code?.startsWith('FST_ERR_CTP_') || (err.statusCode === 400)) {
-      if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(413).send({ detail: 'Request body too large' });
-      return reply.code(400).send({ detail: 'Invalid input format' });
-    }
-    request.log.error({ err }, 'sentiment analysis failed');
-    return reply.code(500).send({ detail: `Analysis failed: ${err.message}` });
-  });
+  app.setErrorHandler(textErrorHandler('Analysis failed'));
 
   app.withTypeProvider<ZodTypeProvider>().post(
     '/analyze/sentiment',
     {
+      config: { freeText: { fields: ['text'], summary: sentimentSummary } },
       schema: {
         tags: ['text'],
         summary: 'Sentiment, seven emotions and an interpretation of a text of any length',
@@ -44,8 +54,8 @@ export async function sentimentRoutes(app: FastifyInstance, opts: { service: Sen
           'The text is split into chunks of at most 510 tokens (at sentence ends where possible); every chunk is ' +
           'classified and the probabilities are the unweighted mean over chunks. An empty or whitespace-only text ' +
           'gets 400 `{detail: "Invalid input format", reason: "text is empty"}`; a text over the size limit gets 413.',
-        body: z.object({ text: z.string().describe('the text to analyse') }),
-        response: { 200: SentimentResponseSchema, 400: DetailSchema, 413: DetailSchema, 500: DetailSchema, 503: DetailSchema },
+        body: z.strictObject({ text: z.string().describe('the text to analyse') }),
+        response: { 200: SentimentResponseSchema, 400: DetailSchema, 413: DetailSchema, 415: DetailSchema, 500: DetailSchema, 503: DetailSchema },
       },
     },
     async (request) => {

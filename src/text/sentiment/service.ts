@@ -1,8 +1,11 @@
 // Sentiment analysis: models loaded once on demand (503 while loading or after a failure), chunked inference,
 // mean over chunks, and an interpretation by the LLM or, failing that, one written from the scores.
 import type { FastifyBaseLogger } from 'fastify';
-import type { Llm } from '../llm/llm.js';
-import { type TextClassifier, loadClassifier } from '../models.js';
+import type { Llm, LlmFailure } from '../llm/llm.js';
+import { ModelLoadError } from '../hub.js';
+import { type LoadOptions, type TextClassifier, loadClassifier } from '../models.js';
+import { TextHttpError } from '../errors.js';
+import { splitSentences } from '../sentences.js';
 import { chunkText } from './chunking.js';
 
 export const SENTIMENTS = ['positive', 'negative', 'neutral'] as const;
@@ -14,16 +17,6 @@ export interface LoadedModels {
   ids: { sentiment: string; emotion: string };
 }
 
-export class TextHttpError extends Error {
-  constructor(
-    readonly statusCode: number,
-    readonly detail: string,
-    readonly extra: Record<string, unknown> = {},
-  ) {
-    super(detail);
-  }
-}
-
 export const NOT_LOADED = 'Sentiment models not loaded. Please try again later.';
 
 /** idle -> loading -> ready | failed; a failed load is tried again by the next request. */
@@ -32,6 +25,8 @@ export class ModelLoader {
   private models: LoadedModels | null = null;
   state: 'idle' | 'loading' | 'ready' | 'failed' = 'idle';
   error: string | null = null;
+  /** The model that failed to load, when the failure names one. */
+  failedModel: string | null = null;
   loadMs: number | null = null;
 
   constructor(
@@ -50,13 +45,15 @@ export class ModelLoader {
           this.models = m;
           this.state = 'ready';
           this.error = null;
+          this.failedModel = null;
           this.loadMs = Math.round(performance.now() - t0);
           this.log.info({ ms: this.loadMs, ...m.ids }, 'sentiment models loaded');
           return m;
         },
         (err: Error) => {
           this.state = 'failed';
-          this.error = err.message;
+          this.error = err instanceof ModelLoadError ? err.reason : err.message;
+          this.failedModel = err instanceof ModelLoadError ? err.model : null;
           this.promise = null;
           this.log.error({ err }, 'sentiment models failed to load');
           throw err;
@@ -67,7 +64,8 @@ export class ModelLoader {
   }
 
   /**
-   * The request that starts the load waits for it; requests arriving while it runs get 503 at once.
+   * The request that starts the load waits for it; requests arriving while it runs get 503 at once. A failure's 503
+   * names the model and the reason; the next request tries again.
    */
   async acquire(): Promise<LoadedModels> {
     if (this.models) return this.models;
@@ -75,18 +73,22 @@ export class ModelLoader {
     try {
       return await this.start();
     } catch {
-      throw new TextHttpError(503, NOT_LOADED, { state: 'failed' });
+      throw new TextHttpError(503, NOT_LOADED, { state: 'failed', ...(this.failedModel ? { model: this.failedModel } : {}), reason: this.error });
     }
   }
 }
 
-export function defaultLoader(sentimentId: string, emotionId: string) {
+/** Both classifiers load at once; labels are read from each model's id2label, in whatever order it has them. */
+export function defaultLoader(sentimentId: string, emotionId: string, opts: LoadOptions = {}) {
   return async (): Promise<LoadedModels> => {
-    const [sentiment, emotion] = await Promise.all([loadClassifier(sentimentId), loadClassifier(emotionId)]);
-    for (const [name, clf, labels] of [['sentiment', sentiment, SENTIMENTS], ['emotion', emotion, EMOTIONS]] as const) {
+    const [sentiment, emotion] = await Promise.all([loadClassifier(sentimentId, opts), loadClassifier(emotionId, opts)]);
+    for (const [id, clf, labels] of [
+      [sentimentId, sentiment, SENTIMENTS],
+      [emotionId, emotion, EMOTIONS],
+    ] as const) {
       const known = Object.values((clf.model.config as unknown as { id2label: Record<string, string> }).id2label).map((l) => l.toLowerCase());
       const missing = labels.filter((l) => !known.includes(l));
-      if (missing.length) throw new Error(`${name} model lacks labels ${missing.join(', ')} (has ${known.join(', ')})`);
+      if (missing.length) throw new ModelLoadError(id, `it lacks the labels ${missing.join(', ')} (it has ${known.join(', ')})`);
     }
     return { sentiment, emotion, ids: { sentiment: sentimentId, emotion: emotionId } };
   };
@@ -129,7 +131,7 @@ export interface SentimentResult {
   num_chunks: number;
   llm_powered: boolean;
   models: { sentiment: string; emotion: string };
-  llm?: { provider: string; model: string } | { fallback_reason: string };
+  llm?: { provider: string; model: string } | { fallback_reason: LlmFailure; detail: string };
 }
 
 /** Interpretation from the numbers: which sentiment, how strong, how mixed, which emotions, how parts agree. */
@@ -142,18 +144,19 @@ export function interpretFromScores(
   const [top, second] = [ranked[0]!, ranked[1]!];
   const p = scores[top];
   const strength = p >= 0.8 ? 'strongly' : p >= 0.6 ? 'clearly' : p >= 0.45 ? 'moderately' : 'only slightly';
-  const lead =
-    top === 'neutral'
-      ? `The text is ${strength} neutral in tone (${pct(p)} neutral)`
-      : `The text reads as ${strength} ${top} (${pct(p)} ${top})`;
+  const lead = top === 'neutral' ? `The text is ${strength} neutral in tone (${pct(p)} neutral)` : `The text reads as ${strength} ${top} (${pct(p)} ${top})`;
   const mixed = p - scores[second] < 0.15 ? `, though ${second} signals are close behind at ${pct(scores[second])}` : '';
   const sentences = [`${lead}${mixed}.`];
   const emo = [...EMOTIONS].sort((a, b) => emotions[b] - emotions[a]);
   const nonNeutral = emo.filter((e) => e !== 'neutral');
   if (emo[0] === 'neutral') {
-    sentences.push(`Emotionally it is mostly matter-of-fact (${pct(emotions.neutral)} neutral); the strongest emotion is ${nonNeutral[0]} at ${pct(emotions[nonNeutral[0]!])}.`);
+    sentences.push(
+      `Emotionally it is mostly matter-of-fact (${pct(emotions.neutral)} neutral); the strongest emotion is ${nonNeutral[0]} at ${pct(emotions[nonNeutral[0]!])}.`,
+    );
   } else {
-    sentences.push(`Its dominant emotion is ${emo[0]} (${pct(emotions[emo[0]!])}), followed by ${emo[1]} (${pct(emotions[emo[1]!])}) and ${emo[2]} (${pct(emotions[emo[2]!])}).`);
+    sentences.push(
+      `Its dominant emotion is ${emo[0]} (${pct(emotions[emo[0]!])}), followed by ${emo[1]} (${pct(emotions[emo[1]!])}) and ${emo[2]} (${pct(emotions[emo[2]!])}).`,
+    );
   }
   if (perChunk.length > 1) {
     const agree = perChunk.filter((s) => s === top).length;
@@ -182,8 +185,7 @@ function llmPrompt(text: string, scores: Scores<(typeof SENTIMENTS)[number]>, em
 
 /** At most three sentences, as the answer format requires. */
 function threeSentences(text: string): string {
-  const parts = text.replace(/\s+/g, ' ').match(/[^.!?]+[.!?]+["')\]]*|[^.!?]+$/g) ?? [text];
-  return parts.slice(0, 3).join('').trim();
+  return splitSentences(text.replace(/\s+/g, ' ')).slice(0, 3).join(' ');
 }
 
 export class SentimentService {
@@ -201,13 +203,10 @@ export class SentimentService {
     try {
       const tokenizer = models.sentiment.tokenizer;
       chunks = chunkText(text, (s) => tokenizer.encode(s, { add_special_tokens: false }).length);
-      [perChunkSentiment, perChunkEmotion] = await Promise.all([
-        classify(models.sentiment, chunks, SENTIMENTS),
-        classify(models.emotion, chunks, EMOTIONS),
-      ]);
+      [perChunkSentiment, perChunkEmotion] = await Promise.all([classify(models.sentiment, chunks, SENTIMENTS), classify(models.emotion, chunks, EMOTIONS)]);
     } catch (err) {
       this.log.error({ err }, 'sentiment inference failed');
-      throw new TextHttpError(500, `Analysis failed: ${(err as Error).message}`);
+      throw new TextHttpError(500, 'Analysis failed: the models could not process this text');
     }
     // Every chunk counts the same: the spec's mean over chunks (a short last chunk weighs as much as a full one).
     const scores = mean(perChunkSentiment, SENTIMENTS);
@@ -217,9 +216,8 @@ export class SentimentService {
 
     const llm = await this.llm.generate(llmPrompt(text, scores, emotions), {
       system: 'You are a concise financial and emotional-tone analyst.',
-      maxOutputTokens: 300,
+      purpose: 'sentiment',
     });
-    if (!llm.ok) this.log.info({ reason: llm.reason, detail: llm.detail }, 'LLM interpretation unavailable: using the fallback');
     return {
       sentiment,
       confidence: r4(scores[sentiment]),
@@ -229,7 +227,7 @@ export class SentimentService {
       num_chunks: chunks.length,
       llm_powered: llm.ok,
       models: models.ids,
-      llm: llm.ok ? { provider: llm.provider, model: llm.model } : { fallback_reason: llm.reason },
+      llm: llm.ok ? { provider: llm.provider, model: llm.model } : { fallback_reason: llm.reason, detail: llm.detail },
     };
   }
 }

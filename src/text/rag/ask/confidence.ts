@@ -29,13 +29,11 @@ export function confidenceOf(similarities: number[], entityCoverage: number) {
     coverage: round(clamp(n / FULL_COVERAGE)),
     entity_coverage: round(clamp(entityCoverage)),
   };
-  const score = round(
-    (Object.keys(WEIGHTS) as (keyof ConfidenceFactors)[]).reduce((s, k) => s + WEIGHTS[k] * factors[k], 0),
-  );
+  const score = round((Object.keys(WEIGHTS) as (keyof ConfidenceFactors)[]).reduce((s, k) => s + WEIGHTS[k] * factors[k], 0));
   const level = score >= 0.7 ? 'high' : score >= 0.4 ? 'medium' : 'low';
   const explanation =
     `${level[0]!.toUpperCase()}${level.slice(1)} confidence (${score.toFixed(2)}): ${n} supporting passage${n === 1 ? '' : 's'} ` +
     `with mean similarity ${factors.retrieval_quality.toFixed(2)}, ${factors.consistency >= 0.7 ? 'consistent' : 'uneven'} scores, ` +
     `${Math.round(factors.entity_coverage * 100)}% of passages mentioning the question's entities.`;
-  return { score, level: level as 'high' | 'medium' | 'low', factors, explanation };
+  return { score, level: level, factors, explanation };
 }

@@ -5,17 +5,27 @@
 import nlp from 'compromise';
 import { bm25Tokens } from '../../search/bm25.js';
 import type { SearchHit } from '../service.js';
-import { sentencesOf } from './guardrails.js';
+import { splitSentences } from '../../sentences.js';
 
 export type QuestionType = 'person' | 'date' | 'number' | 'place' | 'other';
 
 export function questionType(question: string): QuestionType {
   const q = question.toLowerCase();
-  if (/\b(how (many|much|long|far|old|large|big|tall|high|fast|often)|what (percentage|percent|number|amount|proportion|fraction|size|population)|how much)\b/.test(q)) return 'number';
+  if (
+    /\b(how (many|much|long|far|old|large|big|tall|high|fast|often)|what (percentage|percent|number|amount|proportion|fraction|size|population)|how much)\b/.test(
+      q,
+    )
+  )
+    return 'number';
   if (/\b(what|which) (is|was|were|are) the (cost|price|population|number|amount|percentage|size|length|value)\b/.test(q)) return 'number';
   if (/\b(when|what year|which year|what date|what century|what decade|what day|what month|what time|what period|what season)\b/.test(q)) return 'date';
   if (/\b(who|whom|whose)\b/.test(q)) return 'person';
-  if (/\b(which|what) (person|people|man|woman|player|team|group|band|company|firm|brand|manufacturer|organi[sz]ation|institution|agency|party|network|station|newspaper|magazine|club|church|dynasty|tribe|family|artist|singer|musician|performer|actor|actress|poet|painter|composer|architect|engineer|inventor|philosopher|scientist|writer|author|politician|minister|official|king|queen|president|leader|general|emperor|pope|coach|university|school|court|committee)\b/.test(q)) return 'person';
+  if (
+    /\b(which|what) (person|people|man|woman|player|team|group|band|company|firm|brand|manufacturer|organi[sz]ation|institution|agency|party|network|station|newspaper|magazine|club|church|dynasty|tribe|family|artist|singer|musician|performer|actor|actress|poet|painter|composer|architect|engineer|inventor|philosopher|scientist|writer|author|politician|minister|official|king|queen|president|leader|general|emperor|pope|coach|university|school|court|committee)\b/.test(
+      q,
+    )
+  )
+    return 'person';
   if (/\b(where|(what|which) (country|city|state|place|region|continent|river|town|area|location|nation|island|county|province))\b/.test(q)) return 'place';
   return 'other';
 }
@@ -127,7 +137,11 @@ function bestSpan(sentence: string, question: string, q: Set<string>, rarity: (s
   });
   const total = anchors.reduce((a, b) => a + b.weight, 0) || 1;
   // "What did the treaty abolish?": the answer is often the object right after the question's verb in the sentence.
-  const verbs = new Set(termsOf(question).filter((t) => t.tags.has('Verb') && !t.tags.has('Auxiliary') && !t.tags.has('Copula') && t.stem).map((t) => t.stem));
+  const verbs = new Set(
+    termsOf(question)
+      .filter((t) => t.tags.has('Verb') && !t.tags.has('Auxiliary') && !t.tags.has('Copula') && t.stem)
+      .map((t) => t.stem),
+  );
   const afterVerb = (from: number) => {
     for (let i = from - 1; i >= Math.max(0, from - 3); i--) {
       const t = terms[i]!;
@@ -176,7 +190,7 @@ export function extractAnswer(question: string, hits: SearchHit[], rarity: (stem
   const q = stems(question);
   let best: { sentence: string; hit: SearchHit; score: number } | null = null;
   hits.slice(0, 5).forEach((hit, rank) => {
-    for (const sentence of sentencesOf(hit.text)) {
+    for (const sentence of splitSentences(hit.text)) {
       const s = stems(sentence);
       let score = 0;
       for (const t of q) if (s.has(t)) score += rarity(t);

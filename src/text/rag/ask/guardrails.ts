@@ -1,5 +1,6 @@
 // Guardrails: layer 1 checks the question before anything is retrieved; layer 3 checks the answer's grounding.
 import { bm25Tokens } from '../../search/bm25.js';
+import { splitSentences } from '../../sentences.js';
 
 export interface GuardrailVerdict {
   ok: boolean;
@@ -25,20 +26,12 @@ export function checkQuestion(question: unknown): GuardrailVerdict {
   if (q.length < QUESTION_LIMITS.minChars) return { ok: false, reason: `the question is too short (at least ${QUESTION_LIMITS.minChars} characters)` };
   if (q.length > QUESTION_LIMITS.maxChars) return { ok: false, reason: `the question is too long (at most ${QUESTION_LIMITS.maxChars} characters)` };
   if ((q.match(/\p{L}/gu) ?? []).length < 2) return { ok: false, reason: 'the question has no words' };
-  if (INJECTION.some((re) => re.test(q))) return { ok: false, reason: 'the question looks like an attempt to change the assistant\'s instructions' };
+  if (INJECTION.some((re) => re.test(q))) return { ok: false, reason: "the question looks like an attempt to change the assistant's instructions" };
   return { ok: true };
 }
 
 /** Content tokens (stemmed, stop words removed), as BM25 sees them. */
 const content = (text: string) => bm25Tokens(text).filter((t) => t.length > 1);
-
-export function sentencesOf(text: string): string[] {
-  return text
-    .replace(/\[\d+\]/g, '')
-    .split(/(?<=[.!?])\s+(?=[A-Z0-9"'(])/u)
-    .map((s) => s.trim())
-    .filter((s) => /\p{L}/u.test(s));
-}
 
 /**
  * Share of the answer's sentences whose content words are mostly (>= 60%) found in the retrieved text.
@@ -46,7 +39,8 @@ export function sentencesOf(text: string): string[] {
  */
 export function groundingScore(answer: string, context: string[]): { score: number; unsupported: string[] } {
   const known = new Set(context.flatMap(content));
-  const sentences = sentencesOf(answer);
+  // Citation marks ([1], [2][3]) are not words of the answer.
+  const sentences = splitSentences(answer.replace(/\[\d+\]/g, ''));
   if (!sentences.length) return { score: 0, unsupported: [] };
   const unsupported = sentences.filter((s) => {
     const words = content(s);

@@ -2,8 +2,8 @@
 // answer (LLM with citations, or extractive), check grounding, score confidence.
 import type { Llm } from '../../llm/llm.js';
 import { bm25Tokens } from '../../search/bm25.js';
-import { TextHttpError } from '../../sentiment/service.js';
-import type { RagService, SearchHit } from '../service.js';
+import { TextHttpError } from '../../errors.js';
+import { RERANK_DEPTH, type RagService, type SearchHit } from '../service.js';
 import { confidenceOf } from './confidence.js';
 import { extractAnswer } from './extractive.js';
 import { checkQuestion, groundingScore } from './guardrails.js';
@@ -15,6 +15,8 @@ export interface AskSettings {
   groundingThreshold: number;
   abbreviations: Record<string, string>;
   llmRewrite: boolean;
+  /** RAG_RERANK: reorder the retrieved passages with the cross-encoder before the relevance filter. */
+  rerank?: boolean;
 }
 
 export type StepListener = (step: string, data: Record<string, unknown>) => void;
@@ -66,7 +68,10 @@ export class AskPipeline {
       const changes: Change[] = [...abbr.changes, ...typos.changes];
       let text = typos.text;
       if (this.settings.llmRewrite && this.llm.available) {
-        const r = await this.llm.generate(`Rewrite this question as one clear search query. Answer with the query only.\n\n${text}`, { maxOutputTokens: 80, timeoutMs: 5000 });
+        const r = await this.llm.generate(`Rewrite this question as one clear search query. Answer with the query only.\n\n${text}`, {
+          purpose: 'rewrite',
+          timeoutMs: 5000,
+        });
         // Drift check: a rewrite much longer than the question is discarded.
         if (r.ok && r.text.length <= text.length * 5 && r.text.length > 2) {
           changes.push({ from: text, to: r.text, kind: 'llm' });
@@ -77,22 +82,45 @@ export class AskPipeline {
     });
     onStep?.('rewrite', { original, rewritten, changes, entities });
 
-    // 3. Hybrid retrieval.
-    const hits = await time('retrieve', () => this.rag.search(rewritten, topK));
-    onStep?.('retrieve', { results: hits.length });
+    // 3. Hybrid retrieval, and with RAG_RERANK the cross-encoder's order over a deeper candidate list.
+    const rerankWarnings: string[] = [];
+    let hits = await time('retrieve', () => this.rag.search(rewritten, this.settings.rerank ? Math.max(topK, RERANK_DEPTH) : topK));
+    if (this.settings.rerank) hits = await time('rerank', () => this.rerank(rewritten, hits, topK, rerankWarnings));
+    onStep?.('retrieve', { results: hits.length, ...(this.settings.rerank ? { reranked: !rerankWarnings.length } : {}) });
 
     // 4. Guardrail 2: only relevant enough chunks go on.
     const kept = await time('guardrail_relevance', () =>
       hits.filter((h) => h.semantic_score >= this.settings.minSemantic || h.bm25_score >= this.settings.minBm25),
     );
-    guardrails.relevance = { passed: kept.length > 0, kept: kept.length, dropped: hits.length - kept.length, min_semantic: this.settings.minSemantic, min_bm25: this.settings.minBm25 };
+    guardrails.relevance = {
+      passed: kept.length > 0,
+      kept: kept.length,
+      dropped: hits.length - kept.length,
+      min_semantic: this.settings.minSemantic,
+      min_bm25: this.settings.minBm25,
+    };
     onStep?.('guardrail_relevance', guardrails.relevance as Record<string, unknown>);
-    const entityList = Object.values(entities).flat();
+    const entityList = [entities.people, entities.places, entities.organizations, entities.dates, entities.numbers].flat();
     const stats = entityStatistics(entityList, kept);
 
     if (!kept.length) {
       const confidence = confidenceOf([], 0);
-      return this.result({ original, rewritten, changes, entities, stats, kept, answer: NOT_FOUND, passage: null, llm: false, grounding: 1, guardrails, confidence, timings, warnings: ['No retrieved passage reached the relevance threshold.'] });
+      return this.result({
+        original,
+        rewritten,
+        changes,
+        entities,
+        stats,
+        kept,
+        answer: NOT_FOUND,
+        passage: null,
+        llm: false,
+        grounding: 1,
+        guardrails,
+        confidence,
+        timings,
+        warnings: [...rerankWarnings, 'No retrieved passage reached the relevance threshold.'],
+      });
     }
 
     // 5. Answer.
@@ -109,7 +137,8 @@ export class AskPipeline {
         const system = 'You answer strictly from the given documents.';
         // Streaming callers get the provider's tokens as they come.
         const r = onToken ? await this.llm.stream(prompt, onToken, { system }) : await this.llm.generate(prompt, { system });
-        if (r.ok) return { answer: r.text, passage: null as null | { text: string; source: string; chunk_index: number }, llm: true, fallback: null as string | null };
+        if (r.ok)
+          return { answer: r.text, passage: null as null | { text: string; source: string; chunk_index: number }, llm: true, fallback: null as string | null };
         const ex = this.extract(original, kept);
         // Tokens already streamed are superseded: the client is told before the extractive answer follows.
         onStep?.('answer_fallback', { reason: r.reason });
@@ -123,16 +152,53 @@ export class AskPipeline {
     onStep?.('answer', { llm_powered: answered.llm });
 
     // 6. Guardrail 3: grounding of the answer (the extractive passage is checked as the answer's support).
-    const grounding = await time('guardrail_grounding', () => groundingScore(answered.passage?.text ?? answered.answer, kept.map((h) => h.text)));
+    const grounding = await time('guardrail_grounding', () =>
+      groundingScore(
+        answered.passage?.text ?? answered.answer,
+        kept.map((h) => h.text),
+      ),
+    );
     const warnings: string[] = [];
-    if (grounding.score < this.settings.groundingThreshold) warnings.push(`Only ${Math.round(grounding.score * 100)}% of the answer is supported by the retrieved passages: check the sources.`);
+    if (grounding.score < this.settings.groundingThreshold)
+      warnings.push(`Only ${Math.round(grounding.score * 100)}% of the answer is supported by the retrieved passages: check the sources.`);
     guardrails.grounding = { passed: grounding.score >= this.settings.groundingThreshold, score: grounding.score, unsupported: grounding.unsupported };
     onStep?.('guardrail_grounding', guardrails.grounding as Record<string, unknown>);
-    if (answered.fallback && answered.fallback !== 'no_key') warnings.push(`The language model was unavailable (${answered.fallback}); the answer is extractive.`);
+    if (answered.fallback && answered.fallback !== 'no_key')
+      warnings.push(`The language model was unavailable (${answered.fallback}); the answer is extractive.`);
 
     // 7. Confidence.
-    const confidence = await time('confidence', () => confidenceOf(kept.map((h) => h.semantic_score), entityCoverage(entityList, kept)));
-    return this.result({ original, rewritten, changes, entities, stats, kept, answer: answered.answer, passage: answered.passage, llm: answered.llm, grounding: grounding.score, guardrails, confidence, timings, warnings });
+    const confidence = await time('confidence', () =>
+      confidenceOf(
+        kept.map((h) => h.semantic_score),
+        entityCoverage(entityList, kept),
+      ),
+    );
+    return this.result({
+      original,
+      rewritten,
+      changes,
+      entities,
+      stats,
+      kept,
+      answer: answered.answer,
+      passage: answered.passage,
+      llm: answered.llm,
+      grounding: grounding.score,
+      guardrails,
+      confidence,
+      timings,
+      warnings: [...rerankWarnings, ...warnings],
+    });
+  }
+
+  /** The cross-encoder's order; when it cannot be loaded (or fails), the hybrid order with a warning, not a failure. */
+  private async rerank(query: string, hits: SearchHit[], topK: number, warnings: string[]): Promise<SearchHit[]> {
+    try {
+      return await this.rag.rerank(query, hits, topK);
+    } catch (err) {
+      warnings.push(`The passages were not reranked: ${err instanceof TextHttpError ? err.detail : (err as Error).message}`);
+      return hits.slice(0, topK);
+    }
   }
 
   private extract(question: string, kept: SearchHit[]) {
@@ -170,8 +236,17 @@ export class AskPipeline {
       confidence_explanation: r.confidence.explanation,
       grounding_score: Math.round(r.grounding * 1e4) / 1e4,
       sources: [...new Set(r.kept.map((h) => h.source))],
-      context: r.kept.map(({ text, source, chunk_index, start, end, semantic_score, bm25_score, combined_score }, i) => ({
-        number: i + 1, text, source, chunk_index, start, end, semantic_score, bm25_score, combined_score,
+      context: r.kept.map(({ text, source, chunk_index, start, end, semantic_score, bm25_score, combined_score, rerank_score }, i) => ({
+        number: i + 1,
+        text,
+        source,
+        chunk_index,
+        start,
+        end,
+        semantic_score,
+        bm25_score,
+        combined_score,
+        ...(rerank_score !== undefined ? { rerank_score } : {}),
       })),
       entities: r.entities,
       entity_statistics: r.stats,

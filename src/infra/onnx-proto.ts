@@ -84,7 +84,10 @@ export function nodeAttributes(node: NodeProto): Map<string, number | string | n
         out.set(name, a.floats ?? []);
         break;
       case T.STRINGS:
-        out.set(name, (a.strings ?? []).map((s) => dec.decode(s)));
+        out.set(
+          name,
+          (a.strings ?? []).map((s) => dec.decode(s)),
+        );
         break;
       default:
         break;

@@ -15,7 +15,7 @@ export function accuracy(y: number[], p: number[]): number {
 export function rocAuc(y: number[], p: number[]): number {
   const order = p.map((v, i) => [v, i] as const).sort((a, b) => a[0] - b[0]);
   const ranks = new Array<number>(p.length);
-  for (let i = 0; i < order.length; ) {
+  for (let i = 0; i < order.length;) {
     let j = i;
     while (j + 1 < order.length && order[j + 1]![0] === order[i]![0]) j++;
     const rank = (i + j) / 2 + 1;
@@ -30,10 +30,12 @@ export function rocAuc(y: number[], p: number[]): number {
 
 export function logLoss(y: number[], p: number[]): number {
   const eps = 1e-15;
-  return -y.reduce((s, t, i) => {
-    const q = Math.min(1 - eps, Math.max(eps, p[i]!));
-    return s + (t === 1 ? Math.log(q) : Math.log(1 - q));
-  }, 0) / y.length;
+  return (
+    -y.reduce((s, t, i) => {
+      const q = Math.min(1 - eps, Math.max(eps, p[i]!));
+      return s + (t === 1 ? Math.log(q) : Math.log(1 - q));
+    }, 0) / y.length
+  );
 }
 
 export function brier(y: number[], p: number[]): number {

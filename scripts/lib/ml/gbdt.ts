@@ -1,27 +1,6 @@
 // Gradient-boosted decision trees for binary log-loss (second-order, exact greedy splits), written for small tabular data.
-
-/** One node; a leaf has feature -1. Samples with x[feature] <= threshold go left (ONNX BRANCH_LEQ). */
-export interface TreeNode {
-  feature: number;
-  threshold: number;
-  left: number;
-  right: number;
-  /** Leaf output in log-odds (already scaled by the learning rate); 0 for inner nodes. */
-  value: number;
-  /** Training rows that reach the node (the weights of path-dependent TreeSHAP). */
-  cover: number;
-}
-
-export interface Tree {
-  nodes: TreeNode[];
-}
-
-export interface Ensemble {
-  trees: Tree[];
-  /** Initial log-odds, added to the sum of the leaves. */
-  baseScore: number;
-  nFeatures: number;
-}
+import { rng } from '../../../src/infra/rng.js';
+import { type Ensemble, type Tree, type TreeNode, sigmoid } from '../../../src/infra/tree-ensemble.js';
 
 export interface GbdtParams {
   nTrees: number;
@@ -35,18 +14,6 @@ export interface GbdtParams {
   seed: number;
 }
 
-/** Small deterministic PRNG (mulberry32): training must reproduce bit for bit. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function sampleIndices(n: number, fraction: number, rand: () => number): number[] {
   if (fraction >= 1) return Array.from({ length: n }, (_, i) => i);
   const idx = Array.from({ length: n }, (_, i) => i);
@@ -55,24 +22,6 @@ function sampleIndices(n: number, fraction: number, rand: () => number): number[
     [idx[i], idx[j]] = [idx[j]!, idx[i]!];
   }
   return idx.slice(0, Math.max(1, Math.round(n * fraction))).sort((a, b) => a - b);
-}
-
-export const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
-
-/** Raw log-odds of one row. Inputs and thresholds are float32, as in ONNX Runtime. */
-export function predictRaw(model: Ensemble, x: ArrayLike<number>): number {
-  let sum = model.baseScore;
-  for (const tree of model.trees) sum += tree.nodes[leafIndex(tree, x)]!.value;
-  return sum;
-}
-
-export function leafIndex(tree: Tree, x: ArrayLike<number>): number {
-  let i = 0;
-  for (;;) {
-    const node = tree.nodes[i]!;
-    if (node.feature < 0) return i;
-    i = Math.fround(x[node.feature]!) <= node.threshold ? node.left : node.right;
-  }
 }
 
 interface Split {
@@ -95,9 +44,7 @@ export function trainGbdt(X: Float32Array[], y: number[], params: GbdtParams): E
   const score = (G: number, H: number) => (G * G) / (H + params.lambda);
 
   // Rows sorted by each feature once; a node scans that order and keeps its own rows (cheaper than sorting per node).
-  const order = Array.from({ length: d }, (_, f) =>
-    Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => X[a]![f]! - X[b]![f]!),
-  );
+  const order = Array.from({ length: d }, (_, f) => Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => X[a]![f]! - X[b]![f]!));
   const inNode = new Uint8Array(n);
 
   const bestSplit = (rows: number[], features: number[], G: number, H: number): Split | null => {

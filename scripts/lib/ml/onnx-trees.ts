@@ -1,13 +1,6 @@
-// Tree ensemble <-> standard ONNX TreeEnsembleClassifier (ai.onnx.ml), the format sklearn/XGBoost/LightGBM exports use.
-import { ElemType, attr, decodeModel, encodeModel, metadata, nodeAttributes } from '../onnx/proto.js';
-import type { Ensemble, Tree, TreeNode } from './gbdt.js';
-
-export const INPUT_NAME = 'input';
-
-export interface TreeModelMeta {
-  featureNames: string[];
-  version: string;
-}
+// Tree ensemble -> standard ONNX TreeEnsembleClassifier (ai.onnx.ml), the format sklearn/XGBoost/LightGBM exports use.
+import { ElemType, attr, encodeModel } from '../../../src/infra/onnx-proto.js';
+import { type Ensemble, INPUT_NAME, type TreeModelMeta } from '../../../src/infra/tree-ensemble.js';
 
 /**
  * Writes a binary classifier: outputs `label` (int64 [N]) and `probabilities` (float [N, 2]),
@@ -61,7 +54,10 @@ export function ensembleToOnnx(model: Ensemble, meta: TreeModelMeta): Uint8Array
       attr.strings('nodes_modes', a.modes),
       attr.ints('nodes_truenodeids', a.trueIds),
       attr.ints('nodes_falsenodeids', a.falseIds),
-      attr.ints('nodes_missing_value_tracks_true', a.treeIds.map(() => 0)),
+      attr.ints(
+        'nodes_missing_value_tracks_true',
+        a.treeIds.map(() => 0),
+      ),
       attr.ints('class_treeids', a.classTreeIds),
       attr.ints('class_nodeids', a.classNodeIds),
       attr.ints('class_ids', a.classIds),
@@ -98,55 +94,5 @@ function valueInfoFloat(name: string, width: number) {
   return {
     name,
     type: { tensorType: { elemType: ElemType.FLOAT, shape: { dim: [{ dimParam: 'N' }, { dimValue: width }] } } },
-  };
-}
-
-/** Reads the trees back from an ONNX TreeEnsembleClassifier (ours, or any binary one with BRANCH_LEQ/LT nodes). */
-export function ensembleFromOnnx(bytes: Uint8Array): { model: Ensemble; meta: TreeModelMeta } {
-  const proto = decodeModel(bytes);
-  const node = proto.graph?.node?.find((n) => n.opType === 'TreeEnsembleClassifier');
-  if (!node) throw new Error('the ONNX file has no TreeEnsembleClassifier node');
-  const at = nodeAttributes(node);
-  const ints = (k: string) => (at.get(k) as number[] | undefined) ?? [];
-  const floats = ints;
-  const modes = (at.get('nodes_modes') as string[] | undefined) ?? [];
-  if (at.get('post_transform') !== 'LOGISTIC') throw new Error('only LOGISTIC post_transform is supported');
-  const bad = modes.find((m) => m !== 'LEAF' && m !== 'BRANCH_LEQ');
-  if (bad) throw new Error(`unsupported node mode ${bad}`);
-  const md = metadata(proto);
-  const covers = md.node_covers ? (JSON.parse(md.node_covers) as number[][]) : undefined;
-
-  const treeIds = ints('nodes_treeids');
-  const trees: Tree[] = [];
-  treeIds.forEach((t, k) => {
-    const id = ints('nodes_nodeids')[k]!;
-    const tree = (trees[t] ??= { nodes: [] });
-    const leaf = modes[k] === 'LEAF';
-    const n: TreeNode = {
-      feature: leaf ? -1 : ints('nodes_featureids')[k]!,
-      threshold: leaf ? 0 : floats('nodes_values')[k]!,
-      left: leaf ? -1 : ints('nodes_truenodeids')[k]!,
-      right: leaf ? -1 : ints('nodes_falsenodeids')[k]!,
-      value: 0,
-      cover: covers?.[t]?.[id] ?? 1,
-    };
-    tree.nodes[id] = n;
-  });
-  const classTrees = ints('class_treeids');
-  const classNodes = ints('class_nodeids');
-  const classIds = ints('class_ids');
-  const weights = floats('class_weights');
-  // ONNX Runtime's binary case: when every weight names the same class id, the summed weights are the
-  // positive class's score (sklearn-onnx writes class id 0 this way). Two ids would be a two-score model.
-  if (new Set(classIds).size > 1) throw new Error('only single-score binary tree ensembles are supported');
-  classTrees.forEach((t, k) => {
-    trees[t]!.nodes[classNodes[k]!]!.value += weights[k]!;
-  });
-  const base = floats('base_values')[0] ?? 0;
-  const nFeatures = Number(proto.graph?.input?.[0]?.type?.tensorType?.shape?.dim?.[1]?.dimValue ?? 0);
-  const featureNames = md.feature_names ? (JSON.parse(md.feature_names) as string[]) : [];
-  return {
-    model: { trees, baseScore: base, nFeatures },
-    meta: { featureNames, version: md.model_version ?? 'unknown' },
   };
 }

@@ -1,0 +1,1 @@
+DROP TABLE explanation_images;

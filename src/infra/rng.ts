@@ -1,0 +1,13 @@
+// A small seeded PRNG shared by training scripts and the service (k-means seeding): reproducible bit for bit.
+
+/** Small deterministic PRNG (mulberry32): training must reproduce bit for bit. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -1,0 +1,101 @@
+// Gradient-boosted tree ensembles at serving time: the node layout, raw log-odds of a row, and reading the trees back
+// from a standard ONNX TreeEnsembleClassifier (ai.onnx.ml). Training and export live in scripts/lib/ml/.
+import { decodeModel, metadata, nodeAttributes } from './onnx-proto.js';
+
+/** One node; a leaf has feature -1. Samples with x[feature] <= threshold go left (ONNX BRANCH_LEQ). */
+export interface TreeNode {
+  feature: number;
+  threshold: number;
+  left: number;
+  right: number;
+  /** Leaf output in log-odds (already scaled by the learning rate); 0 for inner nodes. */
+  value: number;
+  /** Training rows that reach the node (the weights of path-dependent TreeSHAP). */
+  cover: number;
+}
+
+export interface Tree {
+  nodes: TreeNode[];
+}
+
+export interface Ensemble {
+  trees: Tree[];
+  /** Initial log-odds, added to the sum of the leaves. */
+  baseScore: number;
+  nFeatures: number;
+}
+
+export const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
+
+/** Raw log-odds of one row. Inputs and thresholds are float32, as in ONNX Runtime. */
+export function predictRaw(model: Ensemble, x: ArrayLike<number>): number {
+  let sum = model.baseScore;
+  for (const tree of model.trees) sum += tree.nodes[leafIndex(tree, x)]!.value;
+  return sum;
+}
+
+export function leafIndex(tree: Tree, x: ArrayLike<number>): number {
+  let i = 0;
+  for (;;) {
+    const node = tree.nodes[i]!;
+    if (node.feature < 0) return i;
+    i = Math.fround(x[node.feature]!) <= node.threshold ? node.left : node.right;
+  }
+}
+
+export const INPUT_NAME = 'input';
+
+export interface TreeModelMeta {
+  featureNames: string[];
+  version: string;
+}
+
+/** Reads the trees back from an ONNX TreeEnsembleClassifier (ours, or any binary one with BRANCH_LEQ/LT nodes). */
+export function ensembleFromOnnx(bytes: Uint8Array): { model: Ensemble; meta: TreeModelMeta } {
+  const proto = decodeModel(bytes);
+  const node = proto.graph?.node?.find((n) => n.opType === 'TreeEnsembleClassifier');
+  if (!node) throw new Error('the ONNX file has no TreeEnsembleClassifier node');
+  const at = nodeAttributes(node);
+  const ints = (k: string) => (at.get(k) as number[] | undefined) ?? [];
+  const floats = ints;
+  const modes = (at.get('nodes_modes') as string[] | undefined) ?? [];
+  if (at.get('post_transform') !== 'LOGISTIC') throw new Error('only LOGISTIC post_transform is supported');
+  const bad = modes.find((m) => m !== 'LEAF' && m !== 'BRANCH_LEQ');
+  if (bad) throw new Error(`unsupported node mode ${bad}`);
+  const md = metadata(proto);
+  const covers = md.node_covers ? (JSON.parse(md.node_covers) as number[][]) : undefined;
+
+  const treeIds = ints('nodes_treeids');
+  const trees: Tree[] = [];
+  treeIds.forEach((t, k) => {
+    const id = ints('nodes_nodeids')[k]!;
+    const tree = (trees[t] ??= { nodes: [] });
+    const leaf = modes[k] === 'LEAF';
+    const n: TreeNode = {
+      feature: leaf ? -1 : ints('nodes_featureids')[k]!,
+      threshold: leaf ? 0 : floats('nodes_values')[k]!,
+      left: leaf ? -1 : ints('nodes_truenodeids')[k]!,
+      right: leaf ? -1 : ints('nodes_falsenodeids')[k]!,
+      value: 0,
+      cover: covers?.[t]?.[id] ?? 1,
+    };
+    tree.nodes[id] = n;
+  });
+  const classTrees = ints('class_treeids');
+  const classNodes = ints('class_nodeids');
+  const classIds = ints('class_ids');
+  const weights = floats('class_weights');
+  // ONNX Runtime's binary case: when every weight names the same class id, the summed weights are the
+  // positive class's score (sklearn-onnx writes class id 0 this way). Two ids would be a two-score model.
+  if (new Set(classIds).size > 1) throw new Error('only single-score binary tree ensembles are supported');
+  classTrees.forEach((t, k) => {
+    trees[t]!.nodes[classNodes[k]!]!.value += weights[k]!;
+  });
+  const base = floats('base_values')[0] ?? 0;
+  const nFeatures = Number(proto.graph?.input?.[0]?.type?.tensorType?.shape?.dim?.[1]?.dimValue ?? 0);
+  const featureNames = md.feature_names ? (JSON.parse(md.feature_names) as string[]) : [];
+  return {
+    model: { trees, baseScore: base, nFeatures },
+    meta: { featureNames, version: md.model_version ?? 'unknown' },
+  };
+}

@@ -1,0 +1,66 @@
+// Survival domain plugin: loads the model and the explainer at start-up, reports them to /health, registers the routes.
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { fromRoot } from '../infra/paths.js';
+import { taskFile } from '../infra/worker-pool.js';
+import fastifyStatic from '@fastify/static';
+import { DiskImageStore, IMAGE_NAME, PgImageStore } from './explain/image-store.js';
+import { Explainer } from './explain/explainer.js';
+import { type CanvasModule, loadCanvas } from './plots/draw.js';
+import { survivalRoutes } from './routes.js';
+import { SurvivalService } from './service.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    survival: SurvivalService;
+    explainer: Explainer;
+  }
+}
+
+export interface SurvivalOptions {
+  imagesDir: string;
+  /** Tests replace the canvas loader to prove the DependencyError path. */
+  loadCanvas?: () => Promise<CanvasModule>;
+}
+
+async function survivalPlugin(app: FastifyInstance, opts: SurvivalOptions) {
+  const service = new SurvivalService(fromRoot(app.config.MODEL_PATH), fromRoot(app.config.PREPROCESSOR_PATH), app.log);
+  await service.load();
+  const bounds = { maxCount: app.config.IMAGES_MAX_COUNT, maxAgeS: app.config.IMAGES_MAX_AGE_S, log: app.log };
+  // Replicas that share PostgreSQL keep the images there, so that a URL from one replica answers on every other.
+  const store = app.dbKind === 'postgres' ? new PgImageStore(() => app.db(), bounds) : new DiskImageStore({ ...bounds, dir: opts.imagesDir });
+  if (store instanceof PgImageStore) {
+    app.get('/static/images/:name', { schema: { hide: true } }, async (request, reply) => {
+      const { name } = request.params as { name: string };
+      const png = IMAGE_NAME.test(name) ? await store.read(name) : null;
+      if (!png) return reply.callNotFound();
+      return reply.type('image/png').header('cache-control', 'public, max-age=86400, immutable').send(png);
+    });
+  } else {
+    await store.prune();
+    // @fastify/static (through `send`) resolves every path inside its root and refuses `..` segments.
+    await app.register(fastifyStatic, {
+      root: opts.imagesDir,
+      prefix: '/static/images/',
+      decorateReply: false,
+      index: false,
+      dotfiles: 'deny',
+      schemaHide: true,
+      immutable: true,
+      maxAge: '1d',
+    });
+  }
+  // Plots are drawn in the worker pool: encoding a PNG takes ~15 ms that predictions would otherwise wait behind.
+  const plotTask = taskFile(new URL('./plots/plot-task.js', import.meta.url));
+  const explainer = new Explainer(service, store, opts.loadCanvas ?? loadCanvas, (type, input) =>
+    app.workers.run<Uint8Array>(plotTask, 'render', { type, input }),
+  );
+  app.decorate('survival', service);
+  app.decorate('explainer', explainer);
+  app.health.register('survival', () => ({ ...service.status() }));
+  app.health.readiness('survival', () => (service.status().model_loaded ? null : `survival model not loaded: ${service.status().error ?? 'unknown error'}`));
+  app.addHook('onClose', () => service.close());
+  await app.register(survivalRoutes, { service, explainer });
+}
+
+export default fp(survivalPlugin, { name: 'survival', dependencies: ['health', 'database', 'static-files', 'workers'] });

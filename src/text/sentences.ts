@@ -1,0 +1,72 @@
+// The text domain's one sentence splitter (chunking for the classifiers, sentence vectors, answer sentences, grounding).
+// A sentence ends at . ! ? or … (with any closing quotes or brackets) before whitespace, unless the period belongs to
+// a known abbreviation or an initial ("Mr.", "U.S.", "e.g.", "J."); at 。！？ always;
+// and at a blank line. Intl.Segmenter was measured as the alternative: Node's ICU build has no abbreviation
+// suppressions ("Mr." ends a sentence there) and took 23 ms on a 40 kB address where this takes under 1 ms.
+
+export interface SentenceSpan {
+  text: string;
+  /** UTF-16 offsets into the input, end exclusive (trimmed of surrounding whitespace). */
+  start: number;
+  end: number;
+}
+
+/** Words whose period does not end a sentence, compared without the period and in lower case. */
+const ABBREVIATIONS = new Set(
+  (
+    'mr mrs ms messrs dr prof sr jr st mt ft gen col lt capt cmdr adm sgt gov sen rep hon pres rev ' +
+    'jan feb apr jun jul aug sept oct nov dec tues thurs eds approx dept univ assn bros inc corp ltd plc ' +
+    'vs etc e.g i.e cf viz u.s u.k u.n a.m p.m d.c b.c a.d ph.d'
+  ).split(' '),
+);
+/** Abbreviations that are also words ("no", "art"): not an end only when a number follows ("No. 5", "p. 12"). */
+const BEFORE_NUMBERS = new Set('no nos vol vols fig figs ch sec art p pp'.split(' '));
+
+/** Candidate ends: terminal punctuation with closing marks, then whitespace; CJK terminators; blank lines. */
+const BOUNDARY = /([.!?…]+["'”’)\]]*)(\s+)|([。！？]+["'”’)\]」』]*)(\s*)|\n[ \t]*\n\s*/gu;
+
+function endsWithAbbreviation(text: string, dot: number, next: string | undefined): boolean {
+  // The word before the period (letters and inner periods: "U.S", "e.g", "Ph.D").
+  let i = dot;
+  while (i > 0 && /[\p{L}.]/u.test(text[i - 1]!)) i--;
+  const word = text.slice(i, dot).toLowerCase();
+  if (!word) return false;
+  if (ABBREVIATIONS.has(word)) return true;
+  if (BEFORE_NUMBERS.has(word) && next !== undefined && /\d/.test(next)) return true;
+  // A single capital letter is an initial ("John F. Kennedy").
+  return /^\p{Lu}$/u.test(text.slice(i, dot));
+}
+
+/** The sentences of a text with their offsets; text without any boundary is one sentence. */
+export function sentenceSpans(text: string): SentenceSpan[] {
+  const out: SentenceSpan[] = [];
+  let start = 0;
+  const push = (end: number) => {
+    const raw = text.slice(start, end);
+    const lead = raw.length - raw.trimStart().length;
+    const piece = raw.trim();
+    if (piece) out.push({ text: piece, start: start + lead, end: start + lead + piece.length });
+  };
+  for (const m of text.matchAll(BOUNDARY)) {
+    const at = m.index;
+    let end: number;
+    if (m[1] !== undefined) {
+      end = at + m[1].length;
+      const next = text[at + m[0].length];
+      if (m[1].startsWith('.') && m[1].replace(/["'”’)\]]+$/u, '') === '.' && endsWithAbbreviation(text, at, next)) continue;
+    } else if (m[3] !== undefined) {
+      end = at + m[3].length;
+    } else {
+      end = at;
+    }
+    push(end);
+    start = at + m[0].length;
+  }
+  push(text.length);
+  return out;
+}
+
+/** The sentences of a text, trimmed. */
+export function splitSentences(text: string): string[] {
+  return sentenceSpans(text).map((s) => s.text);
+}

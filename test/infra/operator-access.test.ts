@@ -1,0 +1,153 @@
+// Operator routes behind ADMIN_TOKEN or loopback; request ids; TRUST_PROXY and per-client rate limits; /ready.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeApp } from '../helpers/app.js';
+
+const REMOTE = '203.0.113.7';
+const TOKEN = 'operator-token-0123456789abcdef';
+
+const operatorRoutes = [
+  { method: 'GET', url: '/metrics', shape: 'error' },
+  { method: 'GET', url: '/api/collection/status', shape: 'error' },
+  { method: 'GET', url: '/api/collection/runs', shape: 'error' },
+  { method: 'POST', url: '/api/collection/run', shape: 'error' },
+  { method: 'POST', url: '/rag/index', shape: 'detail' },
+] as const;
+
+describe('operator routes without ADMIN_TOKEN', () => {
+  let app: Awaited<ReturnType<typeof makeApp>>;
+  beforeAll(async () => {
+    app = await makeApp({ RAG_INDEX_ON_START: false });
+  });
+  afterAll(() => app.close());
+
+  it.each(operatorRoutes)('$method $url answers a remote client 403 in its domain shape', async ({ method, url, shape }) => {
+    const res = await app.inject({ method, url, remoteAddress: REMOTE });
+    expect(res.statusCode).toBe(403);
+    const body = res.json();
+    if (shape === 'detail') expect(body.detail).toMatch(/local clients only.*ADMIN_TOKEN/);
+    else expect(body).toMatchObject({ error: 'Forbidden', message: expect.stringMatching(/local clients only.*ADMIN_TOKEN/) });
+  });
+
+  it('answers loopback clients, IPv4 and IPv6', async () => {
+    for (const remoteAddress of ['127.0.0.1', '::1', '::ffff:127.0.0.1']) {
+      expect((await app.inject({ url: '/metrics', remoteAddress })).statusCode).toBe(200);
+    }
+  });
+
+  it('leaves the public routes open to everyone', async () => {
+    for (const url of ['/health', '/live', '/api/model']) expect((await app.inject({ url, remoteAddress: REMOTE })).statusCode).toBe(200);
+    const search = await app.inject({ method: 'POST', url: '/rag/search', payload: { query: '' }, remoteAddress: REMOTE });
+    expect(search.statusCode).toBe(400); // validation, not access
+  });
+});
+
+describe('operator routes with ADMIN_TOKEN', () => {
+  let app: Awaited<ReturnType<typeof makeApp>>;
+  beforeAll(async () => {
+    app = await makeApp({ RAG_INDEX_ON_START: false, ADMIN_TOKEN: TOKEN });
+  });
+  afterAll(() => app.close());
+
+  it.each(operatorRoutes)('$method $url needs the bearer token, from anywhere', async ({ method, url, shape }) => {
+    for (const [remoteAddress, authorization] of [
+      [REMOTE, undefined],
+      ['127.0.0.1', undefined],
+      [REMOTE, `Bearer ${TOKEN.slice(0, -1)}x`],
+      [REMOTE, `Basic ${TOKEN}`],
+    ] as const) {
+      const res = await app.inject({ method, url, remoteAddress, headers: authorization ? { authorization } : {} });
+      expect(res.statusCode).toBe(401);
+      expect(res.headers['www-authenticate']).toBe('Bearer');
+      const body = res.json();
+      expect(shape === 'detail' ? body.detail : body.message).toContain('Authorization: Bearer <ADMIN_TOKEN>');
+    }
+  });
+
+  it('lets a remote client with the token in', async () => {
+    const res = await app.inject({ url: '/metrics', remoteAddress: REMOTE, headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('http_request_duration_seconds');
+  });
+
+  it('never writes the token into the logs configuration it reports', async () => {
+    const res = await app.inject({ url: '/health' });
+    expect(res.body).not.toContain(TOKEN);
+  });
+});
+
+describe('request ids', () => {
+  let app: Awaited<ReturnType<typeof makeApp>>;
+  beforeAll(async () => {
+    app = await makeApp({ RAG_INDEX_ON_START: false });
+  });
+  afterAll(() => app.close());
+
+  it('keeps a valid incoming X-Request-Id and answers with it, on errors too', async () => {
+    for (const url of ['/live', '/api/nowhere']) {
+      const res = await app.inject({ url, headers: { 'x-request-id': 'edge-42:abc' } });
+      expect(res.headers['x-request-id']).toBe('edge-42:abc');
+    }
+  });
+
+  it('makes a random UUID when there is none or it is not a plain token', async () => {
+    const ids = new Set<string>();
+    for (const header of [undefined, 'has spaces', 'a'.repeat(129), '<script>']) {
+      const res = await app.inject({ url: '/live', headers: header ? { 'x-request-id': header } : {} });
+      const id = String(res.headers['x-request-id']);
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      ids.add(id);
+    }
+    expect(ids.size).toBe(4);
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  const hits = async (app: Awaited<ReturnType<typeof makeApp>>, clients: string[]) => {
+    const codes: number[] = [];
+    for (const client of clients) {
+      codes.push((await app.inject({ url: '/live', remoteAddress: '10.0.0.2', headers: { 'x-forwarded-for': client } })).statusCode);
+    }
+    return codes;
+  };
+
+  it('without it, every client behind the proxy shares the proxy address and one rate-limit bucket', async () => {
+    const app = await makeApp({ RAG_INDEX_ON_START: false, RATE_LIMIT_MAX: 2 });
+    try {
+      expect(await hits(app, ['198.51.100.1', '198.51.100.2', '198.51.100.3'])).toEqual([200, 200, 429]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('with it, each client behind the proxy has its own address and bucket', async () => {
+    const app = await makeApp({ RAG_INDEX_ON_START: false, RATE_LIMIT_MAX: 2, TRUST_PROXY: 1 });
+    try {
+      expect(await hits(app, ['198.51.100.1', '198.51.100.2', '198.51.100.3', '198.51.100.1', '198.51.100.1'])).toEqual([200, 200, 200, 200, 429]);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('GET /ready', () => {
+  it('answers 503 with what it waits for, then 200 once every domain can serve', async () => {
+    const app = await makeApp({});
+    try {
+      const first = await app.inject({ url: '/ready' });
+      expect(first.statusCode).toBe(503);
+      expect(first.json()).toMatchObject({ status: 'not_ready', waiting_for: { sentiment: expect.any(String), rag: expect.any(String) } });
+      await Promise.all([app.movies.start(), app.rag.start()]);
+      let res = first;
+      for (let i = 0; i < 100 && res.statusCode !== 200; i++) {
+        await sleep(100);
+        res = await app.inject({ url: '/ready' });
+      }
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ status: 'ready' });
+      expect((await app.inject({ url: '/health' })).json().components.sentiment.state).toBe('ready');
+    } finally {
+      await app.close();
+    }
+  });
+});

@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type QaReader, loadQaReader } from '../../src/text/models.js';
+import { makeApp, tempDir } from '../helpers/app.js';
+import { FakeHub } from '../helpers/fake-hub.js';
+import { wordMatchReader } from '../helpers/hub-models.js';
+
+// The fixture reader answers with the run of context words that the question also contains (see hub-models.ts).
+const dir = wordMatchReader(['new', 'york', 'london', 'navy', 'ships', 'treaty', 'river', 'the']);
+const SCALE = 12;
+
+/** p(start) * p(end) when one position of n holds the logit SCALE and the others 0 (the softmax, by hand). */
+const peaked = (n: number) => (Math.exp(SCALE) / (Math.exp(SCALE) + n - 1)) ** 2;
+/** Context tokens of the fixture: one per word and one per other character (its tokenizer splits punctuation). */
+const tokenCount = (text: string) => (text.match(/[\p{L}\p{N}]+|[^\s\p{L}\p{N}]/gu) ?? []).length;
+
+describe('extractive QA reader (transformers.js question-answering model)', () => {
+  let reader: QaReader;
+  beforeAll(async () => {
+    reader = await loadQaReader(dir);
+  });
+
+  it('answers with the span as written in the context, its character offsets and its score', async () => {
+    const context = 'In 1850 the firm moved from Boston to New York, where it grew.';
+    const r = await reader.answer('Did it move to new york?', context);
+    expect(r.answer).toBe('New York');
+    expect(r.start).toBe(context.indexOf('New York'));
+    expect(r.end).toBe(r.start + 'New York'.length);
+    expect(context.slice(r.start, r.end)).toBe(r.answer);
+    expect(r.score).toBeCloseTo(peaked(tokenCount(context)), 4);
+  });
+
+  it('gives offsets in the original text after characters outside the basic plane and odd spacing', async () => {
+    const context = '😀 Ships 🚢   sailed\tup the\n\nriver to London (by night).';
+    const r = await reader.answer('Where is LONDON?', context);
+    expect(r).toMatchObject({ answer: 'London', start: context.indexOf('London'), end: context.indexOf('London') + 6 });
+  });
+
+  it('reads a context longer than its 512-token window, in overlapping windows', async () => {
+    const filler = Array.from({ length: 900 }, (_, i) => `word${i}`).join(' ');
+    const context = `${filler} The navy ships sailed. ${filler}`;
+    const r = await reader.answer('What about navy ships?', context);
+    expect(r.answer).toBe('navy ships');
+    expect(r.start).toBe(context.indexOf('navy ships'));
+    expect(tokenCount(context)).toBeGreaterThan(1500);
+  });
+
+  it('gives an empty answer with score 0 for an empty context', async () => {
+    expect(await reader.answer('Where is London?', '   ')).toEqual({ answer: '', score: 0, start: 0, end: 0 });
+  });
+});
+
+describe('QA reader from the Hub (READER_MODEL)', () => {
+  const hub = new FakeHub().publish('test-org/word-match-reader', dir);
+  beforeAll(() => hub.start());
+  afterAll(() => hub.stop());
+
+  it('loads by Hub id through HF_ENDPOINT into MODEL_CACHE_DIR, and the app offers it as rag.reader', async () => {
+    const app = await makeApp({ HF_ENDPOINT: hub.url, MODEL_CACHE_DIR: tempDir('reader-cache-'), READER_MODEL: 'test-org/word-match-reader' });
+    try {
+      const reader = await app.rag.reader!();
+      const context = 'They signed the treaty in Paris.';
+      expect(await reader.answer('The treaty?', context)).toMatchObject({
+        answer: 'the treaty',
+        start: context.indexOf('the treaty'),
+        end: context.indexOf(' in'),
+      });
+      expect(hub.downloads('test-org/word-match-reader')).toContain('onnx/model.onnx');
+    } finally {
+      await app.close();
+    }
+    const none = await makeApp();
+    expect(none.rag.reader).toBeNull();
+    await none.close();
+  });
+});
