@@ -88,7 +88,7 @@ export class Explainer {
         rawOutput: values.raw_output,
         probability: prediction!.probability,
       };
-      const png = this.draw ? await this.draw(plotType, input) : renderPlot(canvas, plotType, input);
+      const png = this.draw ? await this.draw(plotType, input) : await renderPlot(canvas, plotType, input);
       image = await this.store.save(Buffer.from(png.buffer, png.byteOffset, png.byteLength));
     } catch (err) {
       if (err instanceof AppError) throw err;
@@ -107,7 +107,7 @@ export class Explainer {
   }
 
   async importancePlot(importance: Record<string, number>): Promise<Buffer> {
-    this.importancePng ??= renderImportance(await this.plotting(), importance, this.survival.version);
+    this.importancePng ??= await renderImportance(await this.plotting(), importance, this.survival.version);
     return this.importancePng;
   }
 }

@@ -34,33 +34,38 @@ function topWithOther(cs: Contribution[], keep: number): (Contribution & { other
 const label = (c: Contribution & { other?: number }) => (c.other ? c.name : `${c.name} = ${fmtValue(c.value)}`);
 
 /**
- * Drawing surfaces, one per height, reused: a surface's pixels are native memory the garbage collector does not see,
- * so a thread that draws many plots and allocates little else (a worker) would otherwise keep megabytes per plot.
+ * Drawing surfaces, kept per height and reused: a surface's pixels are native memory the garbage collector does not
+ * see, so a thread that draws many plots and allocates little else (a worker) would otherwise keep megabytes per plot.
+ * A surface is checked out while its PNG is encoded, so concurrent renders never share one.
  */
-const surfaces = new Map<number, { canvas: CanvasModule; surface: Canvas }>();
+const free = new Map<number, { canvas: CanvasModule; surfaces: Canvas[] }>();
 let drawn = 0;
 
-function page(canvas: CanvasModule, height: number): { ctx: Ctx; done: () => Buffer } {
-  let entry = surfaces.get(height);
-  if (!entry || entry.canvas !== canvas) {
-    if (surfaces.size >= 8) surfaces.delete(surfaces.keys().next().value!);
-    entry = { canvas, surface: canvas.createCanvas(WIDTH, height) };
-    surfaces.set(height, entry);
+function page(canvas: CanvasModule, height: number): { ctx: Ctx; done: () => Promise<Buffer> } {
+  let pool = free.get(height);
+  if (!pool || pool.canvas !== canvas) {
+    if (free.size >= 8) free.delete(free.keys().next().value!);
+    pool = { canvas, surfaces: [] };
+    free.set(height, pool);
   }
-  const surface = entry.surface;
+  const surface = pool.surfaces.pop() ?? canvas.createCanvas(WIDTH, height);
   const ctx = surface.getContext('2d');
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   ctx.globalAlpha = 1;
+  ctx.setLineDash([]);
   ctx.fillStyle = '#ffffff';
   ctx.fillRect(0, 0, WIDTH, height);
   return {
     ctx,
-    done: () => {
-      const png = surface.toBuffer('image/png');
-      // Skia keeps what it shaped for every new string (each plot's numbers are new): ~50 kB a plot that is never
-      // given back unless its caches are cleared.
-      if (++drawn % 50 === 0) canvas.clearAllCache();
-      return png;
+    done: async () => {
+      try {
+        // The asynchronous encoder: the synchronous toBuffer('image/png') keeps tens of kB of native memory per call.
+        return await surface.encode('png');
+      } finally {
+        if (pool.surfaces.length < 2) pool.surfaces.push(surface);
+        // Skia keeps what it shaped for every new string (each plot's numbers are new) until its caches are cleared.
+        if (++drawn % 50 === 0) canvas.clearAllCache();
+      }
     },
   };
 }
@@ -72,7 +77,7 @@ function subtitle(input: PlotInput): string {
   );
 }
 
-function waterfall(canvas: CanvasModule, input: PlotInput): Buffer {
+function waterfall(canvas: CanvasModule, input: PlotInput): Promise<Buffer> {
   const rows = topWithOther(input.contributions, 10);
   const top = 80;
   const height = top + rows.length * ROW + 70;
@@ -122,7 +127,7 @@ function waterfall(canvas: CanvasModule, input: PlotInput): Buffer {
   return done();
 }
 
-function bar(canvas: CanvasModule, input: PlotInput): Buffer {
+function bar(canvas: CanvasModule, input: PlotInput): Promise<Buffer> {
   const rows = [...input.contributions].sort((a, b) => Math.abs(b.shap) - Math.abs(a.shap)).filter((c, i) => i < 12 || c.shap !== 0);
   const shown = rows.slice(0, 15);
   const top = 80;
@@ -153,7 +158,7 @@ function bar(canvas: CanvasModule, input: PlotInput): Buffer {
   return done();
 }
 
-function force(canvas: CanvasModule, input: PlotInput): Buffer {
+function force(canvas: CanvasModule, input: PlotInput): Promise<Buffer> {
   const height = 300;
   const { ctx, done } = page(canvas, height);
   drawTitle(ctx, WIDTH, `Forces on the prediction: survival ${pct(input.probability)}`, subtitle(input));
@@ -227,14 +232,14 @@ function force(canvas: CanvasModule, input: PlotInput): Buffer {
   return done();
 }
 
-export function renderPlot(canvas: CanvasModule, type: PlotType, input: PlotInput): Buffer {
+export function renderPlot(canvas: CanvasModule, type: PlotType, input: PlotInput): Promise<Buffer> {
   if (type === 'force') return force(canvas, input);
   if (type === 'bar') return bar(canvas, input);
   return waterfall(canvas, input);
 }
 
 /** Global importance: mean |Shapley value| per feature over the training set. */
-export function renderImportance(canvas: CanvasModule, importance: Record<string, number>, version: string): Buffer {
+export function renderImportance(canvas: CanvasModule, importance: Record<string, number>, version: string): Promise<Buffer> {
   const rows = Object.entries(importance).sort((a, b) => b[1] - a[1]);
   const top = 80;
   const height = top + rows.length * 26 + 70;
