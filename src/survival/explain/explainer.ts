@@ -1,4 +1,5 @@
 // Explanations: Shapley values from the served ONNX trees, and the plot saved to the images folder.
+import { WorkersBusyError } from '../../infra/worker-pool.js';
 import { AppError } from '../../infra/errors.js';
 import { type Ensemble, ensembleFromOnnx, predictRaw } from '../../infra/tree-ensemble.js';
 import { type Passenger, toFeatures } from '../preprocess.js';
@@ -91,7 +92,8 @@ export class Explainer {
       const png = this.draw ? await this.draw(plotType, input) : await renderPlot(canvas, plotType, input);
       image = await this.store.save(Buffer.from(png.buffer, png.byteOffset, png.byteLength));
     } catch (err) {
-      if (err instanceof AppError) throw err;
+      // A full plot queue is the service's back-pressure (503 with Retry-After), not an explanation error.
+      if (err instanceof AppError || err instanceof WorkersBusyError) throw err;
       throw new AppError(500, 'ExplanationError', 'An error occurred while explaining the prediction', {
         exception: (err as Error).message,
       });
