@@ -43,7 +43,9 @@ describe.each(['gemini', 'openai', 'anthropic'] as LlmProviderName[])('LLM layer
 
   it('streams the answer piece by piece, and reports a cut stream as truncated', async () => {
     const tokens: string[] = [];
-    const res = await llmFor(provider).stream('Say something.', (t) => tokens.push(t));
+    const res = await llmFor(provider).stream('Say something.', (t) => {
+      tokens.push(t);
+    });
     expect(res).toMatchObject({ ok: true, text: fake.reply });
     expect(fake.calls[0]!.stream).toBe(true);
     expect(tokens.length).toBeGreaterThan(5);

@@ -163,8 +163,11 @@ export class Llm {
     }
   }
 
-  /** As generate(), passing each piece of text to `onToken` as the provider streams it. */
-  async stream(prompt: string, onToken: (text: string) => void, opts: GenerateOptions = {}): Promise<LlmResult> {
+  /**
+   * As generate(), passing each piece of text to `onToken` as the provider streams it. The next piece is read only when
+   * the promise `onToken` returns settles: a slow reader slows the provider's stream instead of filling memory.
+   */
+  async stream(prompt: string, onToken: (text: string) => void | Promise<void>, opts: GenerateOptions = {}): Promise<LlmResult> {
     if (!this.lm) return { ok: false, reason: 'no_key', detail: 'LLM_API_KEY is not set' };
     try {
       const res = streamText({ ...this.settings(prompt, opts, this.lm), onError: () => undefined });
@@ -174,7 +177,7 @@ export class Llm {
       for await (const part of res.fullStream) {
         if (part.type === 'text-delta') {
           text += part.text;
-          onToken(part.text);
+          await onToken(part.text);
         } else if (part.type === 'error') {
           throw part.error instanceof Error ? part.error : new Error(String(part.error));
         } else if (part.type === 'finish') {

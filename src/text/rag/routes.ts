@@ -1,5 +1,6 @@
 // The document search routes: /rag/index, /rag/search, /rag/ask (and its stream), /rag/topics, /rag/stats, answering
 // errors in the text domain's {detail} shape.
+import { once } from 'node:events';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -152,22 +153,31 @@ export async function ragRoutes(app: FastifyInstance, opts: { service: Lazy<RagS
       const verdict = checkQuestion(request.body.question);
       if (!verdict.ok) throw new TextHttpError(400, `Question refused: ${verdict.reason}`, { guardrail: 'input', reason: verdict.reason });
       const asker = await pipeline();
+      // A client that goes away ends the LLM call it was waiting for.
+      const gone = new AbortController();
+      reply.raw.on('close', () => {
+        if (!reply.raw.writableFinished) gone.abort();
+      });
+      // Headers other hooks set (CORS, the request id) go out with the stream: hijacking skips Fastify's own sending.
+      const headers = { ...reply.getHeaders(), 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' };
       reply.hijack();
-      reply.raw.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
-      const send = (event: string, data: unknown) => reply.raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      reply.raw.writeHead(200, headers as Record<string, string>);
+      const send = (event: string, data: unknown) => {
+        if (!gone.signal.aborted) return reply.raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+        return true;
+      };
+      // Back-pressure: a token waits until the socket has taken the previous ones (or the client is gone).
+      const sendToken = async (text: string) => {
+        for (const piece of text.match(/\S+\s*/g) ?? []) {
+          if (!send('token', { text: piece })) await once(reply.raw, 'drain', { signal: gone.signal }).catch(() => undefined);
+        }
+      };
       try {
-        const result = await asker.ask(
-          request.body.question,
-          request.body.top_k,
-          (step, data) => send('step', { step, ...data }),
-          (text) => {
-            for (const piece of text.match(/\S+\s*/g) ?? []) send('token', { text: piece });
-          },
-        );
+        const result = await asker.ask(request.body.question, request.body.top_k, (step, data) => send('step', { step, ...data }), sendToken, gone.signal);
         send('final', result);
       } catch (err) {
         const detail = err instanceof TextHttpError ? err.detail : 'Answering failed';
-        request.log.error({ err }, 'streamed answer failed');
+        if (!gone.signal.aborted) request.log.error({ err }, 'streamed answer failed');
         send('error', { detail });
       }
       reply.raw.end();

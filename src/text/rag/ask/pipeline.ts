@@ -43,7 +43,11 @@ export class AskPipeline {
     return this.vocab;
   }
 
-  async ask(question: unknown, topK: number, onStep?: StepListener, onToken?: (t: string) => void) {
+  /**
+   * `onToken` gets the answer's text as it is produced (awaited: back-pressure), and `signal` ends the LLM calls of a
+   * client that went away.
+   */
+  async ask(question: unknown, topK: number, onStep?: StepListener, onToken?: (t: string) => void | Promise<void>, signal?: AbortSignal) {
     const timings: Record<string, number> = {};
     const time = async <T>(name: string, fn: () => Promise<T> | T): Promise<T> => {
       const t = performance.now();
@@ -71,6 +75,7 @@ export class AskPipeline {
         const r = await this.llm.generate(`Rewrite this question as one clear search query. Answer with the query only.\n\n${text}`, {
           purpose: 'rewrite',
           timeoutMs: 5000,
+          signal,
         });
         // Drift check: a rewrite much longer than the question is discarded.
         if (r.ok && r.text.length <= text.length * 5 && r.text.length > 2) {
@@ -136,17 +141,17 @@ export class AskPipeline {
         ].join('\n');
         const system = 'You answer strictly from the given documents.';
         // Streaming callers get the provider's tokens as they come.
-        const r = onToken ? await this.llm.stream(prompt, onToken, { system }) : await this.llm.generate(prompt, { system });
+        const r = onToken ? await this.llm.stream(prompt, onToken, { system, signal }) : await this.llm.generate(prompt, { system, signal });
         if (r.ok)
           return { answer: r.text, passage: null as null | { text: string; source: string; chunk_index: number }, llm: true, fallback: null as string | null };
         const ex = this.extract(original, kept);
         // Tokens already streamed are superseded: the client is told before the extractive answer follows.
         onStep?.('answer_fallback', { reason: r.reason });
-        onToken?.(ex.answer);
+        await onToken?.(ex.answer);
         return { ...ex, llm: false, fallback: r.reason };
       }
       const ex = this.extract(original, kept);
-      onToken?.(ex.answer);
+      await onToken?.(ex.answer);
       return { ...ex, llm: false, fallback: 'no_key' };
     });
     onStep?.('answer', { llm_powered: answered.llm });
