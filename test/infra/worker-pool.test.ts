@@ -15,10 +15,7 @@ describe('worker pool', () => {
 
   it('a worker that dies fails only its own task, and the pool goes on with a new worker', async () => {
     const p = pool(2, 64);
-    const results = await Promise.allSettled([
-      p.run(tasks, 'crash', null),
-      ...Array.from({ length: 6 }, (_, i) => p.run<number>(tasks, 'echo', i)),
-    ]);
+    const results = await Promise.allSettled([p.run(tasks, 'crash', null), ...Array.from({ length: 6 }, (_, i) => p.run<number>(tasks, 'echo', i))]);
     expect(results[0].status).toBe('rejected');
     expect(results.slice(1).map((r) => (r.status === 'fulfilled' ? r.value : r.reason))).toEqual([0, 1, 2, 3, 4, 5]);
     // Later tasks run as before.
@@ -44,7 +41,14 @@ describe('worker pool', () => {
 });
 
 describe('explanations under load', () => {
-  const passenger = (i: number) => ({ pclass: 1 + (i % 3), sex: i % 2 ? 'female' : 'male', age: 5 + (i % 40) * 1.5, sibsp: i % 3, parch: i % 2, embarked: ['S', 'C', 'Q'][i % 3] });
+  const passenger = (i: number) => ({
+    pclass: 1 + (i % 3),
+    sex: i % 2 ? 'female' : 'male',
+    age: 5 + (i % 40) * 1.5,
+    sibsp: i % 3,
+    parch: i % 2,
+    embarked: ['S', 'C', 'Q'][i % 3],
+  });
 
   it('answers 503 with Retry-After in the error shape when the plot queue is full, and draws again afterwards', async () => {
     const app = await makeApp({ WORKER_THREADS: 1, WORKER_QUEUE_MAX: 1 });
