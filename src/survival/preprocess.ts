@@ -9,7 +9,8 @@ export interface Passenger {
   parch: number;
   embarked: 'S' | 'C' | 'Q';
   cabin_multiple: 0 | 1;
-  name_title: string;
+  /** Missing: inferred from sex and age (inferTitle). */
+  name_title?: string;
 }
 
 export const TITLE_GROUPS = ['Mr', 'Mrs', 'Miss', 'Master', 'Rare'] as const;
@@ -50,6 +51,36 @@ export interface PreprocessorParams {
   /** Median age per title group, for rows without an age (training, and /predict rows from the CSV). */
   age_by_title: Record<TitleGroup, number>;
   embarked_mode: 'S' | 'C' | 'Q';
+  /** The most frequent title group per sex and age band in training: the title of a passenger sent without one. */
+  title_by_sex_age?: Record<'female' | 'male', Record<AgeBand, TitleGroup>>;
+}
+
+export const AGE_BANDS = ['0-12', '13-17', '18-24', '25+'] as const;
+export type AgeBand = (typeof AGE_BANDS)[number];
+
+export function ageBand(age: number): AgeBand {
+  if (age < 13) return '0-12';
+  if (age < 18) return '13-17';
+  if (age < 25) return '18-24';
+  return '25+';
+}
+
+/**
+ * The title of a passenger sent without one: the training set's most frequent title for their sex and age band (for
+ * a woman of 25 or more Mrs, younger Miss; for a boy under 13 Master, else Mr). Models whose preprocessor predates the
+ * table use the same rule.
+ */
+export function inferTitle(params: PreprocessorParams, sex: 'male' | 'female', age: number): TitleGroup {
+  const band = ageBand(age);
+  const table = params.title_by_sex_age;
+  if (table) return table[sex][band];
+  if (sex === 'male') return band === '0-12' ? 'Master' : 'Mr';
+  return band === '25+' ? 'Mrs' : 'Miss';
+}
+
+/** The title group the model sees for a passenger, and whether it was inferred. */
+export function titleOf(params: PreprocessorParams, p: Passenger): { title: TitleGroup; inferred: boolean } {
+  return p.name_title === undefined ? { title: inferTitle(params, p.sex, p.age), inferred: true } : { title: titleGroup(p.name_title), inferred: false };
 }
 
 export type FamilyBand = '1' | '2' | '3-4' | '5+';
@@ -102,7 +133,7 @@ export function derive(params: PreprocessorParams, p: Passenger): Derived {
 /** Feature vector in the order of params.features (which equals FEATURES for models this project trains). */
 export function toFeatures(params: PreprocessorParams, p: Passenger): Float32Array {
   const { family_size, inferred_fare } = derive(params, p);
-  const title = titleGroup(p.name_title);
+  const { title } = titleOf(params, p);
   const values: Record<FeatureName, number> = {
     Age: p.age,
     SibSp: p.sibsp,
@@ -150,16 +181,16 @@ export interface KaggleRow {
 
 /** Kaggle row -> API passenger, imputing a missing age by title and a missing port by the mode, as in training. */
 export function passengerFromKaggle(params: PreprocessorParams, row: KaggleRow): Passenger {
-  const title = titleFromName(row.Name) ?? 'Mr';
+  const title = titleFromName(row.Name);
   return {
     pclass: row.Pclass as 1 | 2 | 3,
     sex: row.Sex,
-    age: row.Age ?? params.age_by_title[titleGroup(title)],
+    age: row.Age ?? params.age_by_title[title ? titleGroup(title) : inferTitle(params, row.Sex, params.age_by_title.Mr)],
     sibsp: row.SibSp,
     parch: row.Parch,
     embarked: row.Embarked ?? params.embarked_mode,
     cabin_multiple: cabinMultiple(row.Cabin),
-    name_title: title,
+    ...(title ? { name_title: title } : {}),
   };
 }
 
@@ -195,5 +226,18 @@ export function fitPreprocessor(rows: KaggleRow[], version: string): Preprocesso
   const ports = { S: 0, C: 0, Q: 0 };
   for (const r of rows) if (r.Embarked) ports[r.Embarked]++;
   const embarked_mode = (Object.entries(ports).sort((a, b) => b[1] - a[1])[0]![0] as 'S' | 'C' | 'Q') ?? 'S';
-  return { version, features: [...FEATURES], fare_table, age_by_title, embarked_mode };
+  const title_by_sex_age = {} as Record<'female' | 'male', Record<AgeBand, TitleGroup>>;
+  for (const sex of ['female', 'male'] as const) {
+    title_by_sex_age[sex] = {} as Record<AgeBand, TitleGroup>;
+    for (const band of AGE_BANDS) {
+      const counts = new Map<TitleGroup, number>(TITLE_GROUPS.map((t) => [t, 0]));
+      for (const r of rows) {
+        const t = titleFromName(r.Name);
+        if (r.Sex === sex && r.Age != null && t && ageBand(r.Age) === band) counts.set(titleGroup(t), counts.get(titleGroup(t))! + 1);
+      }
+      // Ties go to the earlier group in TITLE_GROUPS order.
+      title_by_sex_age[sex][band] = [...counts].reduce((best, c) => (c[1] > best[1] ? c : best))[0];
+    }
+  }
+  return { version, features: [...FEATURES], fare_table, age_by_title, embarked_mode, title_by_sex_age };
 }

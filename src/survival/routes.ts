@@ -138,8 +138,8 @@ export async function survivalRoutes(app: FastifyInstance, opts: { service: Surv
       return {
         ...result!,
         PassengerId: row.PassengerId ?? null,
-        name_title: titleFromName(row.Name) ?? 'Mr',
-        imputed,
+        name_title: titleFromName(row.Name) ?? result!.name_title,
+        imputed: [...imputed, ...result!.imputed],
       };
     },
   );

@@ -17,8 +17,10 @@ export const PassengerFields = {
     .trim()
     .min(1)
     .max(40)
-    .default('Mr')
-    .describe("title from the name (Mr, Mrs, Miss, Master, ...); unknown titles join the model's rare-title group"),
+    .optional()
+    .describe(
+      "title from the name (Mr, Mrs, Miss, Master, ...); unknown titles join the model's rare-title group; missing: inferred from sex and age (the most frequent title of that sex and age band in training), and listed in `imputed`",
+    ),
 };
 
 export const PassengerSchema = z.strictObject(PassengerFields).meta({ id: 'Passenger' });
@@ -32,6 +34,8 @@ export const PredictionSchema = z
     family_size: z.int().describe('sibsp + parch + 1'),
     message: z.string(),
     model_version: z.string(),
+    name_title: z.string().describe('the title group the model used: Mr, Mrs, Miss, Master or Rare'),
+    imputed: z.array(z.string()).describe('input fields that were missing and inferred (name_title: from sex and age)'),
   })
   .meta({ id: 'Prediction' });
 
@@ -83,7 +87,7 @@ export const KagglePassengerSchema = z
 
 export const KagglePredictionSchema = PredictionSchema.extend({
   PassengerId: z.int().nullable(),
-  name_title: z.string().describe('title read from Name'),
+  name_title: z.string().describe('title read from Name (or, when Name has none, the inferred title group)'),
   imputed: z.array(z.string()).describe('fields that were missing and filled in as in training'),
 }).meta({ id: 'KagglePrediction' });
 
@@ -99,6 +103,16 @@ export const ExplanationValuesSchema = z
     shap_values: featureMap('Shapley value of every feature (log-odds); positive raises survival'),
     feature_values: featureMap('the value of each feature as the model saw it'),
     top_features: featureMap('the five largest Shapley values by magnitude, signed'),
+    reasons: z
+      .array(
+        z.object({
+          label: z.string().describe('the passenger detail, e.g. "Sex", "Class", "Fare (inferred)"'),
+          value: z.string().describe('its value in words, e.g. "female", "3rd", "£7.90"'),
+          shap: z.number().describe('push on the prediction in log-odds; for a one-hot group (sex, class, port, title) the sum of its features'),
+          features: z.array(z.string()).describe('the model features summed into this line'),
+        }),
+      )
+      .describe('the Shapley values in words, one line per passenger detail, strongest first'),
   })
   .meta({ id: 'ExplanationValues' });
 

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../infra/errors.js';
 import { OnnxClassifier, loadPreprocessor } from './model.js';
-import { type Passenger, type PreprocessorParams, derive, toFeatures } from './preprocess.js';
+import { type Passenger, type PreprocessorParams, derive, titleOf, toFeatures } from './preprocess.js';
 import type { Prediction } from './schemas.js';
 
 export type Confidence = 'low' | 'medium' | 'high';
@@ -122,6 +122,7 @@ export class SurvivalService {
       const probability = probs[i]!;
       const prediction = probability >= 0.5 ? 1 : 0;
       const { family_size, inferred_fare } = derive(params, p);
+      const title = titleOf(params, p);
       return {
         prediction,
         probability: Math.round(probability * 1e6) / 1e6,
@@ -130,6 +131,8 @@ export class SurvivalService {
         family_size,
         message: messageOf(prediction, probability),
         model_version: this.version,
+        name_title: title.title,
+        imputed: title.inferred ? ['name_title'] : [],
       };
     });
   }

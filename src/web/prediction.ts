@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import { z } from 'zod';
 import { AppError, issuesToErrors } from '../infra/errors.js';
 import { PassengerFields, PassengerSchema } from '../survival/schemas.js';
+import type { Reason } from '../survival/explain/reasons.js';
 
 interface JsonProp {
   type?: string;
@@ -28,6 +29,7 @@ export interface FieldSpec {
   defaultValue: string;
   hint?: string;
   maxLength?: number;
+  placeholder?: string;
 }
 
 const LABELS: Record<string, string> = {
@@ -72,7 +74,12 @@ export function formFields(): FieldSpec[] {
     if (p.type === 'number' || p.type === 'integer') {
       return { ...base, kind: 'number' as const, min: p.minimum, max: p.maximum, step: p.type === 'integer' ? '1' : 'any' };
     }
-    return { ...base, kind: 'text' as const, ...(p.maxLength ? { maxLength: p.maxLength } : {}) };
+    return {
+      ...base,
+      kind: 'text' as const,
+      ...(p.maxLength ? { maxLength: p.maxLength } : {}),
+      ...(name === 'name_title' ? { placeholder: 'Unknown (inferred from sex and age)' } : {}),
+    };
   });
 }
 
@@ -141,11 +148,11 @@ async function predictionPages(app: FastifyInstance) {
     const passenger = parsed.data;
     try {
       const [result] = await app.survival.predict([passenger]);
-      let explanation: { url: string; top: [string, number][] } | null = null;
+      let explanation: { url: string; top: Reason[] } | null = null;
       let explanationError: string | null = null;
       try {
         const ex = await app.explainer.explain(passenger, 'waterfall');
-        explanation = { url: ex.explanation_image_url, top: Object.entries(ex.top_features) };
+        explanation = { url: ex.explanation_image_url, top: ex.reasons.slice(0, 5) };
       } catch (err) {
         explanationError = err instanceof AppError ? err.message : 'The explanation could not be drawn.';
       }

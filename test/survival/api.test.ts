@@ -47,6 +47,29 @@ describe('survival API', () => {
     expect(body.message).toBe(`Passenger likely did not survive with ${((1 - body.probability) * 100).toFixed(1)}% confidence`);
   });
 
+  it('infers the title of a passenger sent without one from sex and age: a third-class woman is not scored as a man', async () => {
+    const woman = { pclass: 3, sex: 'female', age: 30, sibsp: 0, parch: 0, embarked: 'S' };
+    const untitled = (await predict(woman)).json();
+    const asMr = (await predict({ ...woman, name_title: 'Mr' })).json();
+    const asMrs = (await predict({ ...woman, name_title: 'Mrs' })).json();
+    // In the training data most women of 25 and over are Mrs (88 of 141 with an age in train.csv).
+    expect(untitled).toMatchObject({ name_title: 'Mrs', imputed: ['name_title'], probability: asMrs.probability });
+    expect(untitled.probability).toBeGreaterThan(asMr.probability + 0.2);
+    expect(asMrs.imputed).toEqual([]);
+    // A girl is a Miss, a boy a Master.
+    expect((await predict({ ...woman, age: 9 })).json().name_title).toBe('Miss');
+    expect((await predict({ ...woman, sex: 'male', age: 9 })).json().name_title).toBe('Master');
+    // The Kaggle route infers it too when the name carries no title.
+    const kaggle = (
+      await app.inject({
+        method: 'POST',
+        url: '/predict',
+        payload: { Pclass: 3, Name: 'Kelly, Anna', Sex: 'female', Age: 30, SibSp: 0, Parch: 0, Embarked: 'S' },
+      })
+    ).json();
+    expect(kaggle).toMatchObject({ name_title: 'Mrs', imputed: ['name_title'], probability: asMrs.probability });
+  });
+
   it('health reports the real load', async () => {
     const body = (await app.inject({ url: '/health' })).json();
     expect(body).toMatchObject({ status: 'healthy', model_loaded: true, preprocessor_loaded: true });
@@ -103,8 +126,9 @@ describe('survival API', () => {
     for (const change of [{ age: 0 }, { age: 100 }, { sibsp: 10, parch: 10 }, { name_title: 'Jonkheer' }, { cabin_multiple: 1 }]) {
       expect((await predict({ ...valid, ...change })).statusCode).toBe(200);
     }
-    const withDefaults = (await predict({ ...valid, cabin_multiple: 0, name_title: 'Mr' })).json();
-    expect((await predict(valid)).json()).toEqual(withDefaults);
+    // cabin_multiple defaults to 0; the title of a 29-year-old woman is inferred as Mrs.
+    const explicit = (await predict({ ...valid, cabin_multiple: 0, name_title: 'Mrs' })).json();
+    expect((await predict(valid)).json()).toEqual({ ...explicit, imputed: ['name_title'] });
   });
 
   it('serves exactly what the trees compute for the training passengers (no train/serve skew)', async () => {

@@ -117,6 +117,42 @@ describe.each([
     if (!suffix) await page.screenshot({ path: join(shots, 'page-prediction-result.png'), fullPage: true });
   });
 
+  it('starts the form with an unknown title, inferred from sex and age: the untouched form scores a third-class woman as Mrs', async () => {
+    await page.goto(`${base}/prediction`);
+    expect(await page.inputValue('#name_title')).toBe('');
+    expect(await page.getAttribute('#name_title', 'placeholder')).toBe('Unknown (inferred from sex and age)');
+    expect(await page.inputValue('#sex')).toBe('female');
+    await Promise.all([page.waitForNavigation(), page.click('button[type="submit"]')]);
+    expect(await page.locator('#echo-name_title').innerText()).toBe('Mrs (inferred from sex and age)');
+    // The same passenger as Mrs through the API: the page shows that probability.
+    const asMrs = (
+      await app.inject({
+        method: 'POST',
+        url: '/api/predict',
+        payload: { pclass: 3, sex: 'female', age: 30, sibsp: 0, parch: 0, embarked: 'S', name_title: 'Mrs' },
+      })
+    ).json();
+    expect(await page.locator('#probability').innerText()).toBe(`${(asMrs.probability * 100).toFixed(1)}%`);
+  });
+
+  it("gives the reasons in words with the passenger's values, and explains the colours on the page", async () => {
+    await page.goto(`${base}/prediction`);
+    await fill({ pclass: '3', sex: 'female', age: '30', sibsp: '0', parch: '0', embarked: 'S', name_title: 'Mrs' });
+    await Promise.all([page.waitForNavigation(), page.click('button[type="submit"]')]);
+    const rows = await page
+      .locator('#reasons tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent!.trim())));
+    expect(rows).toHaveLength(5);
+    const byLabel = Object.fromEntries(rows.map((r) => [r[0], r[1]]));
+    // No internal feature names, and sex is one line with the passenger's value.
+    expect(rows.flat().join(' ')).not.toMatch(/Sex_|Pclass_|Title_|Embarked_/);
+    expect(byLabel.Sex).toBe('female');
+    if ('Class' in byLabel) expect(byLabel.Class).toBe('3rd');
+    if ('Title' in byLabel) expect(byLabel.Title).toBe('Mrs');
+    for (const r of rows) expect(r[2]).toMatch(/^[+−]\d+\.\d\d (raises|lowers)$/);
+    expect(await page.locator('#colour-key').innerText()).toMatch(/Red details raise the chance of survival;\s+blue details lower it/);
+  });
+
   it('predicts death for a third-class man', async () => {
     await page.goto(`${base}/prediction`);
     await fill({ pclass: '3', sex: 'male', age: '30', sibsp: '1', parch: '2', embarked: 'S', name_title: 'Mr' });

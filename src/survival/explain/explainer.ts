@@ -7,6 +7,7 @@ import type { SurvivalService } from '../service.js';
 import { type CanvasModule, dependencyError } from '../plots/draw.js';
 import { type PlotInput, type PlotType, renderImportance, renderPlot } from '../plots/plots.js';
 import type { ImageStore } from './image-store.js';
+import { type Reason, reasons } from './reasons.js';
 import { expectedValue, shapValues } from './treeshap.js';
 
 export interface ExplanationValues {
@@ -15,6 +16,8 @@ export interface ExplanationValues {
   shap_values: Record<string, number>;
   feature_values: Record<string, number>;
   top_features: Record<string, number>;
+  /** The Shapley values in words, one line per passenger detail (one-hot groups summed), strongest first. */
+  reasons: Reason[];
 }
 
 const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
@@ -56,12 +59,14 @@ export class Explainer {
       .map((n, i) => [n, phi[i]!] as const)
       .sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]))
       .slice(0, 5);
+    const feature_values = Object.fromEntries(names.map((n, i) => [n, r6(x[i]!)]));
     return {
       base_value: r6(base),
       raw_output: r6(predictRaw(model, x)),
       shap_values,
-      feature_values: Object.fromEntries(names.map((n, i) => [n, r6(x[i]!)])),
+      feature_values,
       top_features: Object.fromEntries(top.map(([n, v]) => [n, r6(v)])),
+      reasons: reasons(passenger, this.survival.preprocessor!, shap_values, feature_values).map((r) => ({ ...r, shap: r6(r.shap) })),
     };
   }
 
@@ -84,7 +89,7 @@ export class Explainer {
     try {
       values = this.values(passenger);
       const input: PlotInput = {
-        contributions: Object.keys(values.shap_values).map((n) => ({ name: n, value: values.feature_values[n]!, shap: values.shap_values[n]! })),
+        contributions: values.reasons.map((r) => ({ name: r.label, value: r.value, shap: r.shap })),
         baseValue: values.base_value,
         rawOutput: values.raw_output,
         probability: prediction!.probability,

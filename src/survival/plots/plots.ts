@@ -1,11 +1,12 @@
 // The three explanation plots (waterfall, force, bar), drawn with @napi-rs/canvas and encoded as PNG.
 import type { Canvas } from '@napi-rs/canvas';
 import { sigmoid } from '../../infra/tree-ensemble.js';
-import { type CanvasModule, COLORS, type Ctx, FONT, axis, drawTitle, drawXAxis, fmtSigned, fmtValue } from './draw.js';
+import { type CanvasModule, COLORS, type Ctx, FONT, axis, drawTitle, drawXAxis, fmtSigned } from './draw.js';
 
+/** One line of the explanation: a passenger detail in words ("Sex", "female") and its push in log-odds. */
 export interface Contribution {
   name: string;
-  value: number;
+  value: string;
   shap: number;
 }
 
@@ -28,10 +29,10 @@ function topWithOther(cs: Contribution[], keep: number): (Contribution & { other
   const sorted = [...cs].sort((a, b) => Math.abs(b.shap) - Math.abs(a.shap));
   if (sorted.length <= keep) return sorted;
   const rest = sorted.slice(keep - 1);
-  return [...sorted.slice(0, keep - 1), { name: `${rest.length} other features`, value: NaN, shap: rest.reduce((s, c) => s + c.shap, 0), other: rest.length }];
+  return [...sorted.slice(0, keep - 1), { name: `${rest.length} other details`, value: '', shap: rest.reduce((s, c) => s + c.shap, 0), other: rest.length }];
 }
 
-const label = (c: Contribution & { other?: number }) => (c.other ? c.name : `${c.name} = ${fmtValue(c.value)}`);
+const label = (c: Contribution & { other?: number }) => (c.other || !c.value ? c.name : `${c.name}: ${c.value}`);
 
 /**
  * Drawing surfaces, kept per height and reused: a surface's pixels are native memory the garbage collector does not
@@ -82,7 +83,7 @@ function waterfall(canvas: CanvasModule, input: PlotInput): Promise<Buffer> {
   const top = 80;
   const height = top + rows.length * ROW + 70;
   const { ctx, done } = page(canvas, height);
-  drawTitle(ctx, WIDTH, `Survival probability ${pct(input.probability)}: contribution of each feature`, subtitle(input));
+  drawTitle(ctx, WIDTH, `Survival probability ${pct(input.probability)}: what each detail contributed`, subtitle(input));
   // Bottom row (smallest) starts at the base value; the top row ends at f(x).
   const starts: number[] = [];
   let cum = input.baseValue;
@@ -159,7 +160,7 @@ function bar(canvas: CanvasModule, input: PlotInput): Promise<Buffer> {
 }
 
 function force(canvas: CanvasModule, input: PlotInput): Promise<Buffer> {
-  const height = 300;
+  const height = 330;
   const { ctx, done } = page(canvas, height);
   drawTitle(ctx, WIDTH, `Forces on the prediction: survival ${pct(input.probability)}`, subtitle(input));
   const pos = input.contributions.filter((c) => c.shap > 0).sort((a, b) => b.shap - a.shap);
@@ -168,10 +169,19 @@ function force(canvas: CanvasModule, input: PlotInput): Promise<Buffer> {
   const sumNeg = neg.reduce((s, c) => s + c.shap, 0);
   // Red pushes up from the left and ends at f(x); blue pushes down from the right and ends at f(x).
   const ax = axis(40, WIDTH - 40, [input.rawOutput - sumPos, input.rawOutput - sumNeg, input.baseValue]);
-  const y = 120;
+  const y = 110;
   const h = 36;
-  drawXAxis(ctx, ax, 90, 230, 'model output (log-odds of survival)');
-  const segment = (c: Contribution, from: number, color: string, labelBelow: boolean) => {
+  const labelTop = y + h + 14;
+  const LABEL_ROWS = 3;
+  const LINE = 18;
+  const axisAt = labelTop + LABEL_ROWS * LINE + 8;
+  drawXAxis(ctx, ax, 90, axisAt, 'model output (log-odds of survival)');
+  // Labels are level, under their segment, in the first of three rows where they do not overlap a neighbour; a detail
+  // whose label fits nowhere is left to the waterfall and bar plots.
+  const rows: { start: number; end: number }[][] = Array.from({ length: LABEL_ROWS }, () => []);
+  const labels: { text: string; x: number; row: number; from: number }[] = [];
+  ctx.font = `12px ${FONT}`;
+  const segment = (c: Contribution, from: number, color: string) => {
     const a = ax.toPx(from);
     const b = ax.toPx(from + Math.abs(c.shap));
     ctx.fillStyle = color;
@@ -179,27 +189,42 @@ function force(canvas: CanvasModule, input: PlotInput): Promise<Buffer> {
     ctx.strokeStyle = '#ffffff';
     ctx.lineWidth = 2;
     ctx.strokeRect(a, y, b - a, h);
-    if (b - a > 46 && labelBelow) {
-      ctx.save();
-      ctx.translate((a + b) / 2, y + h + 8);
-      ctx.rotate(Math.PI / 7);
-      ctx.fillStyle = COLORS.text;
-      ctx.font = `12px ${FONT}`;
-      ctx.textAlign = 'left';
-      ctx.textBaseline = 'top';
-      ctx.fillText(`${c.name} = ${fmtValue(c.value)} (${fmtSigned(c.shap)})`, 0, 0);
-      ctx.restore();
-    }
+    if (b - a < 6) return;
+    const text = `${label(c)} (${fmtSigned(c.shap)})`;
+    ctx.font = `12px ${FONT}`;
+    const w = ctx.measureText(text).width;
+    const x = Math.min(Math.max((a + b) / 2 - w / 2, 4), WIDTH - 4 - w);
+    const row = rows.findIndex((taken) => taken.every((t) => x > t.end + 10 || x + w + 10 < t.start));
+    if (row < 0) return;
+    rows[row]!.push({ start: x, end: x + w });
+    labels.push({ text, x, row, from: (a + b) / 2 });
   };
   let at = input.rawOutput - sumPos;
   for (const c of [...pos].reverse()) {
-    segment(c, at, COLORS.positive, true);
+    segment(c, at, COLORS.positive);
     at += c.shap;
   }
   at = input.rawOutput;
   for (const c of neg) {
-    segment(c, at, COLORS.negative, true);
+    segment(c, at, COLORS.negative);
     at += Math.abs(c.shap);
+  }
+  // White under each label so grid lines do not cross its text; a thin leader from the segment.
+  for (const l of labels) {
+    const ly = labelTop + l.row * LINE;
+    const w = ctx.measureText(l.text).width;
+    ctx.strokeStyle = COLORS.muted;
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    ctx.moveTo(l.from, y + h + 2);
+    ctx.lineTo(Math.min(Math.max(l.from, l.x), l.x + w), ly);
+    ctx.stroke();
+    ctx.fillStyle = '#ffffff';
+    ctx.fillRect(l.x - 2, ly, w + 4, LINE - 2);
+    ctx.fillStyle = COLORS.text;
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'top';
+    ctx.fillText(l.text, l.x, ly + 1);
   }
   const fx = ax.toPx(input.rawOutput);
   ctx.fillStyle = COLORS.text;
@@ -211,7 +236,7 @@ function force(canvas: CanvasModule, input: PlotInput): Promise<Buffer> {
   ctx.font = `bold 13px ${FONT}`;
   ctx.textAlign = 'center';
   ctx.textBaseline = 'bottom';
-  ctx.fillText(`f(x) = ${input.rawOutput.toFixed(2)}  (p = ${pct(input.probability)})`, fx, y - 18);
+  ctx.fillText(`f(x) = ${input.rawOutput.toFixed(2)}  (p = ${pct(input.probability)})`, Math.min(Math.max(fx, 120), WIDTH - 120), y - 18);
   const bx = ax.toPx(input.baseValue);
   ctx.strokeStyle = COLORS.muted;
   ctx.setLineDash([4, 4]);
@@ -222,13 +247,15 @@ function force(canvas: CanvasModule, input: PlotInput): Promise<Buffer> {
   ctx.setLineDash([]);
   ctx.font = `12px ${FONT}`;
   ctx.fillStyle = COLORS.muted;
-  ctx.textBaseline = 'top';
-  ctx.fillText(`base ${input.baseValue.toFixed(2)}`, bx, y + h + 44);
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'bottom';
+  ctx.fillText(`base ${input.baseValue.toFixed(2)}`, bx, y - 6);
   ctx.textAlign = 'left';
+  ctx.textBaseline = 'top';
   ctx.fillStyle = COLORS.positive;
-  ctx.fillText(`\u25A0 raises survival (${fmtSigned(sumPos)})`, 40, 268);
+  ctx.fillText(`\u25A0 raises survival (${fmtSigned(sumPos)})`, 40, height - 24);
   ctx.fillStyle = COLORS.negative;
-  ctx.fillText(`\u25A0 lowers survival (${fmtSigned(sumNeg)})`, 300, 268);
+  ctx.fillText(`\u25A0 lowers survival (${fmtSigned(sumNeg)})`, 300, height - 24);
   return done();
 }
 
