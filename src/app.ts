@@ -22,6 +22,7 @@ import pages, { renderNotFound } from './web/pages.js';
 import predictionPages from './web/prediction.js';
 import sentimentPages from './web/sentiment.js';
 import askPages from './web/ask.js';
+import collectionPages from './web/collection.js';
 
 export interface BuildOptions {
   /** A complete config; when absent it is loaded from the environment and config/ with `overrides` on top. */
@@ -106,6 +107,7 @@ export async function buildApp(opts: BuildOptions = {}) {
   await app.register(rag);
   await app.register(askPages);
   await app.register(movies, opts.movies ? { contextOptions: opts.movies } : {});
+  await app.register(collectionPages);
 
   for (const plugin of opts.plugins ?? []) await app.register(plugin);
   await app.ready();

@@ -142,7 +142,9 @@ class PgliteDb implements Db {
     }
   }
 
+  /** Closes the database and releases its directory; closing twice is harmless. */
   async close() {
+    if (this.lite.closed) return;
     try {
       await this.lite.close();
     } finally {

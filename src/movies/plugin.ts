@@ -5,7 +5,10 @@ import fp from 'fastify-plugin';
 import { DirLockedError } from '../infra/dir-lock.js';
 import { lazy } from '../infra/lazy.js';
 import { type ContextOptions, type MoviesContext, createMoviesContext, defaultRunParams } from './context.js';
+import { CATEGORIES } from './age.js';
+import { type StartOutcome, collectionStatus, startRun, withProgress } from './control.js';
 import { moviesRoutes } from './routes.js';
+import type { RunRecord, RunTrigger } from './runner.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -17,6 +20,10 @@ declare module 'fastify' {
        * the embedded database (a collection run from the command line), it tries again every few seconds.
        */
       start(): Promise<void>;
+      /** Status and the most recent runs, for the collection page. */
+      overview(runs: number): Promise<{ status: Awaited<ReturnType<typeof collectionStatus>>; runs: RunRecord[]; categories: typeof CATEGORIES }>;
+      /** Starts a run with the default parameters (the page's "Run now"). */
+      runNow(trigger: RunTrigger): Promise<StartOutcome>;
     };
   }
 }
@@ -45,7 +52,13 @@ async function moviesPlugin(app: FastifyInstance, opts: { contextOptions?: Conte
     else app.log.info({ cron: expression }, 'collection schedule left to another replica (COLLECTION_SCHEDULER=false)');
   };
 
-  app.decorate('movies', { context, start });
+  const overview = async (n: number) => {
+    const ctx = await context();
+    return { status: await collectionStatus(ctx), runs: (await ctx.runner.runs(n)).map((r) => withProgress(ctx, r)), categories: CATEGORIES };
+  };
+  const runNow = async (trigger: RunTrigger) =>
+    startRun(await context(), trigger, defaultRunParams(), (err) => app.log.error({ err }, 'collection run failed to start'));
+  app.decorate('movies', { context, start, overview, runNow });
   app.health.register('movies', () => {
     const error = context.error();
     return { ready: context.state() !== 'failed', state: context.state(), ...(error ? { error } : {}) };

@@ -4,11 +4,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { migrationStatus } from '../infra/db.js';
 import { AppError, ErrorSchema } from '../infra/errors.js';
 import type { Lazy } from '../infra/lazy.js';
 import { guardOperatorRoutes } from '../infra/operator-access.js';
-import { type MoviesContext, defaultRunParams, missingKeys } from './context.js';
+import { type MoviesContext, defaultRunParams } from './context.js';
+import { collectionStatus, startRun, withProgress } from './control.js';
 import type { FullCollectionOptions } from './orchestrator.js';
 
 const ProgressSchema = z.record(z.string(), z.object({ done: z.int(), total: z.int() })).describe('per phase, while the run is in progress');
@@ -84,10 +84,6 @@ export async function moviesRoutes(app: FastifyInstance, opts: { context: Lazy<M
       throw new AppError(503, 'ServiceUnavailable', 'The collection database is not available', { exception: (err as Error).message });
     }
   };
-  const withProgress = (ctx: MoviesContext, run: z.output<typeof RunSchema>) => {
-    const active = ctx.runner.activeRun();
-    return active && active.run_id === run.run_id && run.status === 'running' ? { ...run, progress: active.progress } : run;
-  };
   const errors = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema, 503: ErrorSchema };
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
@@ -112,23 +108,14 @@ export async function moviesRoutes(app: FastifyInstance, opts: { context: Lazy<M
         });
       }
       const ctx = await ready();
-      const missing = missingKeys(ctx.settings);
-      if (missing.length) {
-        throw new AppError(503, 'ServiceUnavailable', `The collection cannot run: ${missing.join(' and ')} not set on the service`, { missing });
+      const outcome = await startRun(ctx, 'api', runParams(body), (err) => request.log.error({ err }, 'collection run failed to start'));
+      if (!outcome.started && outcome.reason === 'missing_keys') {
+        throw new AppError(503, 'ServiceUnavailable', `The collection cannot run: ${outcome.missing.join(' and ')} not set on the service`, {
+          missing: outcome.missing,
+        });
       }
-      const started = await new Promise<number | null>((resolve) => {
-        ctx.runner
-          .run('api', runParams(body), undefined, resolve)
-          .then((outcome) => resolve(outcome.run_id === null ? null : outcome.run_id))
-          .catch((err: unknown) => {
-            request.log.error({ err }, 'collection run failed to start');
-            resolve(null);
-          });
-      });
-      if (started === null) {
-        const active = ctx.runner.activeRun();
-        throw new AppError(409, 'Conflict', 'A collection run is already in progress', active ? { run_id: active.run_id } : {});
-      }
+      if (!outcome.started) throw new AppError(409, 'Conflict', 'A collection run is already in progress', outcome.run_id ? { run_id: outcome.run_id } : {});
+      const started = outcome.run_id;
       return reply.code(202).send({ run_id: started, status: 'running' as const, url: `/api/collection/runs/${started}` });
     },
   );
@@ -237,22 +224,6 @@ export async function moviesRoutes(app: FastifyInstance, opts: { context: Lazy<M
         response: { 200: StatusSchema, ...errors },
       },
     },
-    async () => {
-      const ctx = await ready();
-      const [last] = await ctx.runner.runs(1);
-      const next = ctx.runner.nextRun();
-      return {
-        database: ctx.db.kind,
-        migrations: await migrationStatus(ctx.db),
-        schedule: { cron: ctx.settings.schedule.cron.trim() || null, next_run: next ? next.toISOString() : null, in_this_process: next !== null },
-        active_run: ctx.runner.activeRun(),
-        last_run: last ? withProgress(ctx, last) : null,
-        quota: {
-          catalog: { daily_limit: ctx.settings.catalog.daily_quota, left_today: await ctx.catalog.quotaLeft() },
-          ratings: { daily_limit: ctx.settings.ratings.daily_quota, left_today: await ctx.ratings.quotaLeft() },
-        },
-        movies: await ctx.repo.categoryCounts(new Date()),
-      };
-    },
+    async () => collectionStatus(await ready()),
   );
 }

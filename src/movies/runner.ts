@@ -7,7 +7,7 @@ import type { CollectionStats, Collector, FullCollectionOptions, Progress } from
 /** Advisory lock key of the collection run ("MOVI" in ASCII). */
 export const RUN_LOCK_KEY = 0x4d4f5649;
 
-export type RunTrigger = 'cli' | 'schedule' | 'api' | 'test';
+export type RunTrigger = 'cli' | 'schedule' | 'api' | 'page' | 'test';
 
 export interface RunOutcome {
   /** partial: discovery failed, the known movies were refreshed. */
