@@ -13,6 +13,8 @@ async function staticPlugin(app: FastifyInstance) {
     dotfiles: 'deny',
     schemaHide: true,
   });
+  // Browsers ask for /favicon.ico whatever the pages say: the same icon, so that no page load logs a 404.
+  app.get('/favicon.ico', { schema: { hide: true } }, (_request, reply) => reply.header('cache-control', 'public, max-age=86400').sendFile('favicon.svg'));
 }
 
 export default fp(staticPlugin, { name: 'static-files' });

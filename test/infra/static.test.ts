@@ -16,6 +16,16 @@ describe('static files', () => {
     expect(res.headers['content-type']).toMatch(/text\/css/);
   });
 
+  it('serves a favicon at /favicon.ico (browsers ask for it on every page) and links it from the pages', async () => {
+    const res = await app.inject({ url: '/favicon.ico' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/image\/svg\+xml/);
+    expect(res.body).toMatch(/^<svg /);
+    const home = await app.inject({ url: '/' });
+    const href = /<link rel="icon" href="([^"]+)"/.exec(home.body)![1]!;
+    expect((await app.inject({ url: href })).statusCode).toBe(200);
+  });
+
   it('serves generated images from the data directory', async () => {
     writeFileSync(join(app.config.DATA_DIR, 'images', 'probe.png'), 'png-bytes');
     const res = await app.inject({ url: '/static/images/probe.png' });
