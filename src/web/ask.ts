@@ -1,6 +1,9 @@
 // The question page: ask the document collection, see the answer, its confidence and the cited passages.
-import type { FastifyInstance } from 'fastify';
+import { readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { fromRoot } from '../infra/paths.js';
 import { TextHttpError } from '../text/errors.js';
 
 /** The passage with the answer's sentence marked; the template escapes each part. */
@@ -10,34 +13,74 @@ function highlight(text: string, passage: string | null): { before: string; mark
   return { before: text.slice(0, at), mark: passage!, after: text.slice(at + passage!.length) };
 }
 
+/** What the collection holds, in words: how many documents, their names, and the years their file names start with. */
+export function collectionSummary(sources: { source: string; chunks: number }[]) {
+  const years = sources.map((s) => /^(\d{4})(?!\d)/.exec(basename(s.source))?.[1]).filter((y): y is string => y !== undefined);
+  const names = sources.map((s) => s.source);
+  return {
+    documents: sources.length,
+    names,
+    years: years.length === sources.length && years.length ? { from: years.sort()[0]!, to: years.at(-1)! } : null,
+  };
+}
+
+/** DOCS_DIR/examples.json: `{ "questions": [...] }`, at most three shown; none when absent or unreadable. */
+function exampleQuestions(docsDir: string): string[] {
+  try {
+    const parsed = JSON.parse(readFileSync(join(fromRoot(docsDir), 'examples.json'), 'utf8')) as { questions?: unknown };
+    return Array.isArray(parsed.questions) ? parsed.questions.filter((q): q is string => typeof q === 'string' && q.length <= 300).slice(0, 3) : [];
+  } catch {
+    return [];
+  }
+}
+
 async function askPages(app: FastifyInstance) {
+  const examples = exampleQuestions(app.config.DOCS_DIR);
+  /** The collection as the page describes it; null while the index is not available. */
+  const indexed = async () => {
+    try {
+      const rag = await app.rag.service();
+      return collectionSummary((await rag.stats()).sources);
+    } catch {
+      return null;
+    }
+  };
   app.pages.addLink({ href: '/ask', label: 'Ask' }, 'ask questions about the document collection and see the cited passages', () => [
     `Documents: ${app.config.DOCS_DIR}; embedder ${app.config.EMBEDDING_MODEL}; language model ${app.llm.available ? app.llm.model : 'not configured (extractive answers)'}.`,
   ]);
 
-  app.get('/ask', { schema: { hide: true } }, (_request, reply) => reply.page('ask', 'Ask the documents', { question: '', error: null, result: null }));
-
-  app.post('/ask', { schema: { hide: true }, config: { freeText: { fields: ['question'] } } }, async (request, reply) => {
-    const raw = (request.body as Record<string, unknown> | undefined)?.question;
-    const question = typeof raw === 'string' ? raw : '';
+  const answer = async (request: FastifyRequest, reply: FastifyReply, question: string) => {
+    const common = { question, examples, collection: await indexed() };
     try {
       const asker = await app.rag.ask();
       const result = await asker.ask(question, 5);
       const passages = result.context.map((c) => ({ ...c, parts: highlight(c.text, result.answer_passage) }));
-      return reply.page('ask', 'Ask the documents: answer', { question, error: null, result, passages });
+      return reply.page('ask', 'Ask the documents: answer', { ...common, error: null, result, passages });
     } catch (err) {
       if (err instanceof TextHttpError && err.statusCode === 400) {
         reply.code(400);
-        return reply.page('ask', 'Ask the documents', { question, error: typeof err.extra.reason === 'string' ? err.extra.reason : err.detail, result: null });
+        return reply.page('ask', 'Ask the documents', { ...common, error: typeof err.extra.reason === 'string' ? err.extra.reason : err.detail, result: null });
       }
       request.log.error({ err }, 'ask page failed');
       reply.code(503);
       return reply.page('ask', 'Ask the documents', {
-        question,
+        ...common,
         error: 'The document search is not available right now. Please try again shortly.',
         result: null,
       });
     }
+  };
+
+  // GET /ask?question=... answers too, so that an example question is a plain link.
+  app.get('/ask', { schema: { hide: true }, config: { freeText: { fields: [] } } }, async (request, reply) => {
+    const q = (request.query as Record<string, unknown>).question;
+    if (typeof q === 'string' && q.trim()) return answer(request, reply, q);
+    return reply.page('ask', 'Ask the documents', { question: '', examples, collection: await indexed(), error: null, result: null });
+  });
+
+  app.post('/ask', { schema: { hide: true }, config: { freeText: { fields: ['question'] } } }, async (request, reply) => {
+    const raw = (request.body as Record<string, unknown> | undefined)?.question;
+    return answer(request, reply, typeof raw === 'string' ? raw : '');
   });
 }
 

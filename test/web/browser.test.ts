@@ -210,6 +210,8 @@ describe.each([
 
   it('answers a question on the ask page with the passage highlighted', async () => {
     await page.goto(`${base}/ask`);
+    // The page says what is indexed: the three documents of this test's folder (no years in their names).
+    expect(await page.locator('#collection-summary').innerText()).toBe('Indexed: 3 documents.');
     await page.fill('#question', 'Who founded the first normal school?');
     const [res] = await Promise.all([page.waitForNavigation(), page.click('button[type="submit"]')]);
     expect(res?.status()).toBe(200);
@@ -220,6 +222,26 @@ describe.each([
     const [refused] = await Promise.all([page.waitForNavigation(), page.click('button[type="submit"]')]);
     expect(refused?.status()).toBe(400);
     expect(await page.locator('#question-error').innerText()).toMatch(/instructions/);
+  });
+
+  it('offers the example questions of DOCS_DIR/examples.json as links that answer, and names the years the file names show', async () => {
+    const docs = tempDir('example-docs-');
+    writeFileSync(join(docs, '1801_navy.txt'), 'The navy built three new ironclad ships at the Boston yard.');
+    writeFileSync(join(docs, '1850_farms.txt'), 'Farmers in Kansas harvested record wheat crops.');
+    writeFileSync(join(docs, 'examples.json'), JSON.stringify({ questions: ['Where did the navy build ships?', 'What did farmers harvest?'] }));
+    const other = await makeApp({ DOCS_DIR: docs });
+    try {
+      await other.inject({ method: 'POST', url: '/rag/index', payload: {} });
+      const url = await other.listen({ port: 0, host: '127.0.0.1' });
+      await page.goto(`${url}/ask`);
+      expect(await page.locator('#collection-summary').innerText()).toBe('Indexed: 2 documents, dated 1801 to 1850.');
+      expect(await page.locator('#examples a').allInnerTexts()).toEqual(['Where did the navy build ships?', 'What did farmers harvest?']);
+      const [res] = await Promise.all([page.waitForNavigation(), page.click('#examples a >> nth=1')]);
+      expect(res?.status()).toBe(200);
+      expect(await page.locator('#answer').innerText()).toMatch(/wheat/);
+    } finally {
+      await other.close();
+    }
   });
 
   it('answers unknown paths with the HTML 404 page', async () => {
