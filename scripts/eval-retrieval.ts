@@ -4,6 +4,7 @@
 // with --rerank also for the hybrid results reordered by the cross-encoder of RERANK_MODEL.
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
+import { writeResults } from './lib/results.js';
 import { summarise } from './lib/text/squad-eval.js';
 import { withSquadCollection } from './lib/text/squad-collection.js';
 
@@ -52,8 +53,11 @@ await withSquadCollection(values.squad, async (app, questions) => {
   }
   bar.stop();
   console.log(`\n| retriever (${asked.length} questions, chunks of 2,048 characters) | recall@1 | recall@5 | recall@10 | MRR |\n|---|---|---|---|---|`);
+  const table: Record<string, ReturnType<typeof summarise>> = {};
   for (const [name, r] of [...Object.entries(ranks), ...Object.entries(halves).sort()]) {
     const s = summarise(r);
+    table[name] = s;
     console.log(`| ${name} | ${s.recall_at_1.toFixed(3)} | ${s.recall_at_5.toFixed(3)} | ${s.recall_at_10.toFixed(3)} | ${s.mrr.toFixed(3)} |`);
   }
+  console.log(writeResults('eval-retrieval', { questions: asked.length, chunk_chars: 2048, retrievers: table }));
 });

@@ -6,6 +6,7 @@ import { createMoviesContext } from '../../src/movies/context.js';
 import { FakeApis } from '../../test/helpers/fake-movie-apis.js';
 import { testConfig } from '../../test/helpers/app.js';
 import { median } from './lib.js';
+import { writeResults } from '../lib/results.js';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, requests: { type: 'string', default: '100' } } });
 const runs = Number(values.runs);
@@ -64,6 +65,7 @@ async function upsertRun(databaseUrl?: string) {
 }
 
 const rows: string[] = [];
+const summary: Record<string, unknown> = {};
 for (const service of ['catalog', 'ratings'] as const) {
   const results = [];
   for (let i = 0; i < runs; i++) {
@@ -74,6 +76,7 @@ for (const service of ['catalog', 'ratings'] as const) {
     );
   }
   const s = median(results.map((r) => r.steady));
+  summary[`${service}_rate`] = { requests: N, limit_per_s: results[0]!.rps, steady_per_s: s, max_in_1s: Math.max(...results.map((r) => r.maxWindow)) };
   rows.push(
     `| ${service} rate, ${N} requests, 50 ms latency | limit ${results[0]!.rps}/s | ${s.toFixed(3)}/s (${((s / results[0]!.rps) * 100).toFixed(1)}% of limit; max ${Math.max(...results.map((r) => r.maxWindow))} in any 1 s) |`,
   );
@@ -89,8 +92,10 @@ for (const [name, url] of backends) {
     results.push(r);
     console.log(`${name} upsert run ${i + 1}: insert ${r.insert.toFixed(0)} ms, update ${r.update.toFixed(0)} ms`);
   }
+  summary[`upsert_10000_${name.toLowerCase()}_ms`] = { insert: median(results.map((r) => r.insert)), update: median(results.map((r) => r.update)) };
   rows.push(
     `| upsert 10,000 movies on ${name} | target ${name === 'PGlite' ? '3' : '1'} s | insert ${median(results.map((r) => r.insert)).toFixed(0)} ms, update ${median(results.map((r) => r.update)).toFixed(0)} ms |`,
   );
 }
 console.log(`\n| measure | target | median of ${runs} runs |\n|---|---|---|\n${rows.join('\n')}`);
+console.log(writeResults('bench-collect', { runs, ...summary }));

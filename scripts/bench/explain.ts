@@ -6,6 +6,7 @@ import { shapValues } from '../../src/survival/explain/treeshap.js';
 import { ensembleFromOnnx } from '../../src/infra/tree-ensemble.js';
 import { type PreprocessorParams, toFeatures } from '../../src/survival/preprocess.js';
 import { load, median, percentile, startService } from './lib.js';
+import { writeResults } from '../lib/results.js';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, duration: { type: 'string', default: '8' } } });
 const runs = Number(values.runs);
@@ -64,6 +65,13 @@ async function main() {
     console.log(`| Shapley values alone (ms per passenger) | ${s.p50.toFixed(3)} | ${s.p99.toFixed(3)} |`);
     console.log(`| POST /api/explain with waterfall PNG (ms, median of ${runs} runs) | ${median(p50s)} | ${median(p99s)} |`);
     console.log(`\nthroughput on one connection: ${median(rps).toFixed(0)} req/s`);
+    const file = writeResults('bench-explain', {
+      trees: model(),
+      shapley_alone_ms: { p50: s.p50, p99: s.p99 },
+      explain_waterfall_ms: { p50: median(p50s), p99: median(p99s), runs },
+      rps_one_connection: median(rps),
+    });
+    console.log(file);
   } finally {
     await service.stop();
   }

@@ -1,6 +1,7 @@
 // npm run bench:predict [-- --runs 5 --duration 10 --connections 32]: POST /api/predict under autocannon on loopback.
 import { parseArgs } from 'node:util';
 import { type LoadResult, load, median, startService } from './lib.js';
+import { writeResults } from '../lib/results.js';
 
 const { values } = parseArgs({
   options: {
@@ -35,6 +36,17 @@ async function main() {
     console.log(`| p50 latency (ms) | ${median(results.map((r) => r.p50))} |`);
     console.log(`| p99 latency (ms) | ${median(results.map((r) => r.p99))} |`);
     console.log(`| errors + non-2xx | ${results.reduce((s, r) => s + r.errors + r.non2xx, 0)} |`);
+    const file = writeResults('bench-predict', {
+      connections: Number(values.connections),
+      duration_s: Number(values.duration),
+      runs: results.length,
+      rps: median(results.map((r) => r.rps)),
+      p50_ms: median(results.map((r) => r.p50)),
+      p99_ms: median(results.map((r) => r.p99)),
+      errors: results.reduce((s, r) => s + r.errors + r.non2xx, 0),
+      each_run: results,
+    });
+    console.log(file);
   } finally {
     await service.stop();
   }
