@@ -62,7 +62,14 @@ function tokenMatches(given: string, token: string): boolean {
 
 async function collectionPages(app: FastifyInstance) {
   const token = app.config.ADMIN_TOKEN;
-  app.pages.addLink({ href: '/collection', label: 'Collection' }, 'the movie collection: recent runs, quota, movies per age category');
+  app.pages.addLink({ href: '/collection', label: 'Collection' }, 'the movie collection: recent runs, quota, movies per age category', async () => {
+    const { status } = await app.movies.overview(1);
+    const last = status.last_run;
+    const next = status.schedule.next_run ? `next run ${status.schedule.next_run.slice(0, 16).replace('T', ' ')} UTC` : 'no schedule in this process';
+    if (!last) return [`${status.movies.total} movies; no run yet; ${next}.`];
+    const found = count((last.stats as Record<string, unknown> | null)?.discovered);
+    return [`${status.movies.total} movies. Last run ${last.started_at.slice(0, 16).replace('T', ' ')} UTC: ${last.status}, ${found} discovered; ${next}.`];
+  });
 
   /** How this visitor may start a run: by typing the token, directly (a local client without a token set), or not. */
   const operator = (request: FastifyRequest) => (token ? 'token' : isLoopback(request.ip) ? 'local' : 'denied');

@@ -13,7 +13,7 @@ export interface NavLink {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    pages: { addLink(link: NavLink, description: string, facts?: () => string[]): void };
+    pages: { addLink(link: NavLink, description: string, facts?: () => string[] | Promise<string[]>): void };
   }
   interface FastifyReply {
     page(template: string, title: string, data?: Record<string, unknown>): FastifyReply;
@@ -27,9 +27,9 @@ async function pagesPlugin(app: FastifyInstance) {
   const eta = new Eta({ views: VIEWS, autoEscape: true, cache: true });
   await app.register(view, { engine: { eta }, root: VIEWS, viewExt: 'eta', layout: 'layout' });
 
-  const domains: { link: NavLink; description: string; facts: () => string[] }[] = [];
+  const domains: { link: NavLink; description: string; facts: () => string[] | Promise<string[]> }[] = [];
   app.decorate('pages', {
-    addLink(link: NavLink, description: string, facts: () => string[] = () => []) {
+    addLink(link: NavLink, description: string, facts: () => string[] | Promise<string[]> = () => []) {
       domains.push({ link, description, facts });
     },
   });
@@ -40,10 +40,36 @@ async function pagesPlugin(app: FastifyInstance) {
 
   app.get('/', { schema: { hide: true } }, async (_request, reply) =>
     reply.page('index', 'Home', {
-      domains: domains.map((d) => ({ ...d, facts: d.facts() })),
-      health: await app.health.components(),
+      // A domain whose facts cannot be read says so instead of taking the page down.
+      domains: await Promise.all(
+        domains.map(async (d) => ({ ...d, facts: await Promise.resolve(d.facts()).catch(() => ['Its figures are unavailable right now.']) })),
+      ),
+      health: Object.entries(await app.health.components()).map(([name, c]) => ({
+        name,
+        ready: c.ready,
+        words: stateInWords(name, c as Record<string, unknown>),
+      })),
     }),
   );
+}
+
+/** A component's state in words for the landing page ("loads on first use", not "idle"). */
+export function stateInWords(name: string, c: Record<string, unknown>): string {
+  if (c.ready === false) return `not available${typeof c.error === 'string' ? `: ${c.error}` : ''}`;
+  if (name === 'llm')
+    return c.configured ? `${String(c.provider)} ${String(c.model)}` : 'not configured: answers and interpretations are written without a language model';
+  if (name === 'workers') return `${String(c.threads)} of ${String(c.max_threads)} worker threads running, ${String(c.queued)} tasks waiting`;
+  if (name === 'survival') return c.model_loaded ? `model ${String(c.model_version)} loaded` : 'model not loaded';
+  switch (c.state) {
+    case 'idle':
+      return 'ready; loads on first use';
+    case 'loading':
+      return 'loading';
+    case 'failed':
+      return 'failed to load: see /health';
+    default:
+      return 'ready';
+  }
 }
 
 export const renderNotFound = (request: { url: string }, reply: FastifyReply) => reply.page('not-found', 'Page not found', { path: request.url.split('?')[0] });

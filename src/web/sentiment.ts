@@ -5,7 +5,10 @@ import { TextHttpError } from '../text/errors.js';
 
 async function sentimentPages(app: FastifyInstance) {
   app.pages.addLink({ href: '/sentiment', label: 'Sentiment' }, 'financial sentiment and seven emotions of any text, with an interpretation', () => {
-    return [`Models: ${app.config.SENTIMENT_MODEL} and ${app.config.EMOTION_MODEL} (${app.sentiment.loader.state}).`];
+    const state = { idle: 'they load on first use', loading: 'loading now', ready: 'loaded', failed: 'they failed to load: see /health' }[
+      app.sentiment.loader.state
+    ];
+    return [`Models: ${app.config.SENTIMENT_MODEL} and ${app.config.EMOTION_MODEL} (${state}).`];
   });
 
   app.get('/sentiment', { schema: { hide: true } }, (_request, reply) =>
