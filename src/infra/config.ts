@@ -99,9 +99,9 @@ export const ConfigSchema = z
     COLLECTION_SCHEDULER: BoolSchema.default(true).describe(
       'Run the collection schedule in this process; set false on all replicas but one (the run itself is exclusive anyway)',
     ),
-    CATALOG_BASE_URL: z.url().optional().describe('Catalog (TMDB-shaped) API base URL'),
+    CATALOG_BASE_URL: z.url().optional().describe('Catalog (TMDB-shaped) API base URL; unset = the one in COLLECTION_CONFIG (TMDB)'),
     CATALOG_API_KEY: z.string().optional().describe('Catalog API key, sent as a bearer token (secret)'),
-    RATINGS_BASE_URL: z.url().optional().describe('Ratings (OMDb-shaped) API base URL'),
+    RATINGS_BASE_URL: z.url().optional().describe('Ratings (OMDb-shaped) API base URL; unset = the one in COLLECTION_CONFIG (OMDb)'),
     RATINGS_API_KEY: z.string().optional().describe('Ratings API key, sent as the apikey parameter (secret)'),
     LLM_PROVIDER: z.enum(['gemini', 'openai', 'anthropic']).default('gemini').describe('LLM provider'),
     LLM_API_KEY: z.string().optional().describe('LLM provider key (secret); without it the fallbacks apply'),
