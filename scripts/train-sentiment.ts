@@ -94,7 +94,7 @@ function weighted(goemotionsWeight: number): Example[] {
 
 const licence = sources.has('phrasebank')
   ? 'CC BY-NC-SA 3.0 (inherits the Financial PhraseBank licence: non-commercial use only)'
-  : 'MIT (twitter-financial-news-sentiment only)';
+  : [sources.has('twitter') ? 'MIT (tweets)' : '', sources.has('goemotions') ? 'Apache 2.0 (GoEmotions)' : ''].filter(Boolean).join(' and ');
 
 const glove = loadGlove();
 const spec = (goemotionsWeight: number, outDir: string, heldOut: Record<string, Example[]>) => ({
