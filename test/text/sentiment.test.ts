@@ -215,4 +215,42 @@ describe('fallback interpretation', () => {
     expect(b).toMatch(/2 of its 3 parts lean positive/);
     expect(a).not.toBe(b);
   });
+
+  const calm = { anger: 0.02, joy: 0.03, fear: 0.02, sadness: 0.02, surprise: 0.03, disgust: 0.01, neutral: 0.87 };
+
+  it.each([
+    ['positive with joy', { positive: 0.85, negative: 0.05, neutral: 0.1 }, { ...calm, joy: 0.9, neutral: 0.05 }, /strongly positive \(85% positive\)/],
+    ['negative with anger', { positive: 0.05, negative: 0.7, neutral: 0.25 }, { ...calm, anger: 0.75, neutral: 0.15 }, /clearly negative \(70% negative\)/],
+    ['neutral and matter-of-fact', { positive: 0.1, negative: 0.1, neutral: 0.8 }, calm, /strongly neutral in tone \(80% neutral\)/],
+    ['positive news told without emotion', { positive: 0.75, negative: 0.05, neutral: 0.2 }, calm, /clearly positive \(75% positive\)/],
+  ])('when the sentiment and the dominant emotion agree (%s), reads them as one picture', (_name, scores, emotions, lead) => {
+    const text = interpretFromScores(scores, emotions, ['neutral']);
+    expect(text).toMatch(lead);
+    expect(text).not.toMatch(/disagree|while the emotion model/);
+  });
+
+  it.each([
+    ['neutral against strong joy', { positive: 0.18, negative: 0.1, neutral: 0.72 }, { ...calm, joy: 0.997, neutral: 0.0 }, 'neutral', 'strong joy \\(100%\\)'],
+    [
+      'neutral against clear anger',
+      { positive: 0.05, negative: 0.11, neutral: 0.84 },
+      { ...calm, anger: 0.6, neutral: 0.2 },
+      'neutral',
+      'clear anger \\(60%\\)',
+    ],
+    ['positive against anger', { positive: 0.7, negative: 0.1, neutral: 0.2 }, { ...calm, anger: 0.85, neutral: 0.05 }, 'positive', 'strong anger \\(85%\\)'],
+    ['negative against joy', { positive: 0.2, negative: 0.65, neutral: 0.15 }, { ...calm, joy: 0.7, neutral: 0.1 }, 'negative', 'clear joy \\(70%\\)'],
+  ])('when they disagree (%s), says so instead of contradicting itself', (_name, scores, emotions, label, emotion) => {
+    const text = interpretFromScores(scores, emotions, [label as 'neutral']);
+    expect(text).toMatch(new RegExp(`sentiment model reads this as \\w+ ${label} .*while the emotion model finds ${emotion}`));
+    if (label === 'neutral') expect(text).toMatch(/feeling without taking a stance/);
+    else expect(text).toMatch(/the two disagree/);
+    expect(text).not.toMatch(/neutral in tone|matter-of-fact|dominant emotion/);
+  });
+
+  it('a weak emotion against the sentiment is not called a disagreement', () => {
+    const text = interpretFromScores({ positive: 0.1, negative: 0.1, neutral: 0.8 }, { ...calm, joy: 0.4, neutral: 0.35 }, ['neutral']);
+    expect(text).toMatch(/strongly neutral in tone/);
+    expect(text).not.toMatch(/while the emotion model/);
+  });
 });

@@ -29,18 +29,41 @@ export function readTweets(file: string): Example[] {
   return rows.map((r) => ({ text: r.text, labels: [map[Number(r.label)]!] }));
 }
 
-/** GoEmotions TSV (no header, CSV quoting) mapped to Ekman's six groups plus neutral. */
-export function readGoEmotions(dir: string, split: 'train' | 'dev'): Example[] {
+/** GoEmotions TSV rows (no header, CSV quoting) with their emotion names. */
+function readGoEmotionsRows(dir: string, split: 'train' | 'dev'): { text: string; emotions: string[] }[] {
   const names = readFileSync(join(dir, 'emotions.txt'), 'utf8')
     .split(/\r?\n/)
     .map((s) => s.trim());
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- csv-parse's overloads need the assertion without columns
+  const rows = parse(readFileSync(join(dir, `${split}.tsv`)), { delimiter: '\t', quote: '"', relax_column_count: false }) as string[][];
+  return rows.map(([text, ids]) => ({ text: text!, emotions: ids!.split(',').map((id) => names[Number(id)]!) }));
+}
+
+/** GoEmotions mapped to Ekman's six groups plus neutral. */
+export function readGoEmotions(dir: string, split: 'train' | 'dev'): Example[] {
   const ekman = JSON.parse(readFileSync(join(dir, 'ekman_mapping.json'), 'utf8')) as Record<string, string[]>;
   const group = new Map<string, string>([['neutral', 'neutral']]);
   for (const [g, members] of Object.entries(ekman)) for (const m of members) group.set(m, g);
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- csv-parse's overloads need the assertion without columns
-  const rows = parse(readFileSync(join(dir, `${split}.tsv`)), { delimiter: '\t', quote: '"', relax_column_count: false }) as string[][];
-  return rows.map(([text, ids]) => ({
-    text: text!,
-    labels: [...new Set(ids!.split(',').map((id) => group.get(names[Number(id)]!)!))],
-  }));
+  return readGoEmotionsRows(dir, split).map(({ text, emotions }) => ({ text, labels: [...new Set(emotions.map((e) => group.get(e)!))] }));
+}
+
+/**
+ * GoEmotions mapped to sentiment through the paper's grouping (sentiment_mapping.json: positive, negative, ambiguous;
+ * `neutral` is its own class). `single` keeps only single-label comments (the evaluation set). `unanimous` also keeps a
+ * multi-label comment when all its emotions fall in the same group (admiration + joy is positive); a comment that
+ * mixes groups, or has any ambiguous emotion, is left out either way.
+ */
+export function readGoEmotionsSentiment(dir: string, split: 'train' | 'dev', rows: 'single' | 'unanimous'): Example[] {
+  const mapping = JSON.parse(readFileSync(join(dir, 'sentiment_mapping.json'), 'utf8')) as Record<string, string[]>;
+  const group = new Map<string, string>([['neutral', 'neutral']]);
+  for (const [g, members] of Object.entries(mapping)) for (const m of members) group.set(m, g);
+  const out: Example[] = [];
+  for (const { text, emotions } of readGoEmotionsRows(dir, split)) {
+    if (rows === 'single' && emotions.length !== 1) continue;
+    const groups = new Set(emotions.map((e) => group.get(e)));
+    if (groups.size !== 1) continue;
+    const [g] = groups;
+    if (g === 'positive' || g === 'negative' || g === 'neutral') out.push({ text, labels: [g] });
+  }
+  return out;
 }

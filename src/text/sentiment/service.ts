@@ -134,6 +134,23 @@ export interface SentimentResult {
   llm?: { provider: string; model: string } | { fallback_reason: LlmFailure; detail: string };
 }
 
+/**
+ * The polarity of each emotion, as the GoEmotions paper groups them (surprise is ambiguous there): what sentiment an
+ * emotion would go with, to tell when the two models disagree.
+ */
+const EMOTION_POLARITY: Record<(typeof EMOTIONS)[number], (typeof SENTIMENTS)[number] | 'ambiguous'> = {
+  joy: 'positive',
+  anger: 'negative',
+  disgust: 'negative',
+  fear: 'negative',
+  sadness: 'negative',
+  surprise: 'ambiguous',
+  neutral: 'neutral',
+};
+
+/** A dominant emotion at least this strong is "strong" and, against the sentiment label, worth pointing out. */
+const STRONG_EMOTION = 0.5;
+
 /** Interpretation from the numbers: which sentiment, how strong, how mixed, which emotions, how parts agree. */
 export function interpretFromScores(
   scores: Scores<(typeof SENTIMENTS)[number]>,
@@ -144,11 +161,27 @@ export function interpretFromScores(
   const [top, second] = [ranked[0]!, ranked[1]!];
   const p = scores[top];
   const strength = p >= 0.8 ? 'strongly' : p >= 0.6 ? 'clearly' : p >= 0.45 ? 'moderately' : 'only slightly';
-  const lead = top === 'neutral' ? `The text is ${strength} neutral in tone (${pct(p)} neutral)` : `The text reads as ${strength} ${top} (${pct(p)} ${top})`;
   const mixed = p - scores[second] < 0.15 ? `, though ${second} signals are close behind at ${pct(scores[second])}` : '';
-  const sentences = [`${lead}${mixed}.`];
   const emo = [...EMOTIONS].sort((a, b) => emotions[b] - emotions[a]);
   const nonNeutral = emo.filter((e) => e !== 'neutral');
+  const dominant = emo[0]!;
+  const polarity = EMOTION_POLARITY[dominant];
+  // Disagreement: a neutral reading against a strong positive or negative emotion, or opposite polarities.
+  const clash = emotions[dominant] >= STRONG_EMOTION && (polarity === 'positive' || polarity === 'negative') && polarity !== top;
+  if (clash) {
+    const emotionStrength = emotions[dominant] >= 0.8 ? 'strong' : 'clear';
+    const why =
+      top === 'neutral'
+        ? 'the text may express feeling without taking a stance, financial or otherwise'
+        : 'the two disagree, so the tone may be mixed or the feeling may concern something other than the overall stance';
+    const sentences = [
+      `The sentiment model reads this as ${strength} ${top} (${pct(p)} ${top})${mixed}, while the emotion model finds ${emotionStrength} ${dominant} (${pct(emotions[dominant])}): ${why}.`,
+    ];
+    if (perChunk.length > 1) sentences.push(partsSentence(perChunk, top));
+    return sentences.join(' ');
+  }
+  const lead = top === 'neutral' ? `The text is ${strength} neutral in tone (${pct(p)} neutral)` : `The text reads as ${strength} ${top} (${pct(p)} ${top})`;
+  const sentences = [`${lead}${mixed}.`];
   if (emo[0] === 'neutral') {
     sentences.push(
       `Emotionally it is mostly matter-of-fact (${pct(emotions.neutral)} neutral); the strongest emotion is ${nonNeutral[0]} at ${pct(emotions[nonNeutral[0]!])}.`,
@@ -158,15 +191,15 @@ export function interpretFromScores(
       `Its dominant emotion is ${emo[0]} (${pct(emotions[emo[0]!])}), followed by ${emo[1]} (${pct(emotions[emo[1]!])}) and ${emo[2]} (${pct(emotions[emo[2]!])}).`,
     );
   }
-  if (perChunk.length > 1) {
-    const agree = perChunk.filter((s) => s === top).length;
-    sentences.push(
-      agree === perChunk.length
-        ? `All ${perChunk.length} parts of the text lean the same way.`
-        : `${agree} of its ${perChunk.length} parts lean ${top}, so the overall picture is an average of differing passages.`,
-    );
-  }
+  if (perChunk.length > 1) sentences.push(partsSentence(perChunk, top));
   return sentences.join(' ');
+}
+
+function partsSentence(perChunk: (typeof SENTIMENTS)[number][], top: (typeof SENTIMENTS)[number]): string {
+  const agree = perChunk.filter((s) => s === top).length;
+  return agree === perChunk.length
+    ? `All ${perChunk.length} parts of the text lean the same way.`
+    : `${agree} of its ${perChunk.length} parts lean ${top}, so the overall picture is an average of differing passages.`;
 }
 
 function llmPrompt(text: string, scores: Scores<(typeof SENTIMENTS)[number]>, emotions: Scores<(typeof EMOTIONS)[number]>): string {
