@@ -22,12 +22,14 @@ interface Asked {
   notFound: boolean;
 }
 
-/** The rule of support.ts, re-applied to recorded terms. */
+/**
+ * The rule of support.ts, re-applied to the recorded terms of the passage the pipeline chose as the best one (with
+ * other thresholds another passage might have been best: the sweep is an approximation; the headline figures are exact).
+ */
 function passes(terms: SupportTerm[], s: SupportSettings, namesMayMiss = 0): boolean {
-  const content = terms.filter((t) => t.kind === 'word');
   const covered = (t: SupportTerm) => t.found || (t.similar?.similarity ?? -1) >= s.minSimilarity;
-  const total = content.reduce((a, t) => a + t.weight, 0);
-  const coverage = total ? content.filter(covered).reduce((a, t) => a + t.weight, 0) / total : 1;
+  const total = terms.reduce((a, t) => a + t.weight, 0);
+  const coverage = total ? terms.filter(covered).reduce((a, t) => a + t.weight, 0) / total : 1;
   const names = terms.filter((t) => t.kind !== 'word');
   // namesMayMiss: that many names may be absent when at least two others are present.
   const missing = names.filter((t) => !t.found).length;

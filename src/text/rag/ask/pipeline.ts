@@ -79,7 +79,7 @@ export class AskPipeline {
       const entities = extractEntities(original);
       const abbr = expandAbbreviations(original, this.settings.abbreviations);
       const properNouns = [entities.people, entities.places, entities.organizations].flat();
-      const typos = fixTypos(abbr.text, this.corpusVocab().words, { known: (w) => this.lexicon.has(w), properNouns });
+      const typos = fixTypos(abbr.text, this.corpusVocab().words, { lexicon: this.lexicon, properNouns });
       const changes: Change[] = [...abbr.changes, ...typos.changes];
       let text = typos.text;
       if (this.settings.llmRewrite && this.llm.available) {

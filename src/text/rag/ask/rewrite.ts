@@ -2,6 +2,7 @@
 // vocabulary, entities.
 import nlp from 'compromise';
 import { distance } from 'fastest-levenshtein';
+import type { Lexicon } from './lexicon.js';
 
 export interface Change {
   from: string;
@@ -24,13 +25,20 @@ export function vocabulary(texts: Iterable<string>): Map<string, number> {
   return counts;
 }
 
-/** A known word, or an inflection of one ("devolutions", "vetoed", "bakes"): the vocabulary lists base forms mostly. */
-const knownForm = (w: string, known: (w: string) => boolean) =>
-  known(w) || [/s$/, /es$/, /ed$/, /d$/, /ing$/, /ly$/].some((suffix) => suffix.test(w) && known(w.replace(suffix, '')));
+/**
+ * A known word, or an inflection of one of the 40,000 most frequent ("devolutions", "vetoed"): the vocabulary lists
+ * mostly base forms, and its rarer half is mostly surnames, which do not inflect ("shipps" is not "Shipp" plural).
+ */
+const knownForm = (w: string, known: (w: string) => boolean, rank: (w: string) => number | undefined) =>
+  known(w) ||
+  [/s$/, /es$/, /ed$/, /d$/, /ing$/, /ly$/].some((suffix) => {
+    const r = suffix.test(w) ? rank(w.replace(suffix, '')) : undefined;
+    return r !== undefined && r < 40_000;
+  });
 
 export interface TypoOptions {
-  /** A general vocabulary (lower case): its words are never changed, whether the corpus has them or not. */
-  known?: (word: string) => boolean;
+  /** A general vocabulary (lower case): its words, and inflections of its frequent words, are never changed. */
+  lexicon?: Lexicon;
   /** Proper nouns of the question (from entity extraction): never changed either. */
   properNouns?: Iterable<string>;
   /** Corpus words rarer than this are not offered as corrections. */
@@ -43,7 +51,9 @@ export interface TypoOptions {
  * letters becomes the most frequent corpus word within edit distance 1 (2 for 8+ letters), if there is one.
  */
 export function fixTypos(question: string, vocab: Map<string, number>, opts: TypoOptions = {}): { text: string; changes: Change[] } {
-  const { known = () => false, minFrequency = 2 } = opts;
+  const { lexicon, minFrequency = 2 } = opts;
+  const known = (w: string) => lexicon?.has(w) ?? false;
+  const rank = (w: string) => lexicon?.rank(w);
   const proper = new Set([...(opts.properNouns ?? [])].flatMap((n) => n.toLowerCase().match(/\p{L}+/gu) ?? []));
   const changes: Change[] = [];
   let first = true;
@@ -51,7 +61,7 @@ export function fixTypos(question: string, vocab: Map<string, number>, opts: Typ
     const w = word.toLowerCase();
     const capitalisedLater = !first && word[0] !== w[0];
     first = false;
-    if (w.length < 4 || vocab.has(w) || knownForm(w, known) || proper.has(w) || capitalisedLater) return word;
+    if (w.length < 4 || vocab.has(w) || knownForm(w, known, rank) || proper.has(w) || capitalisedLater) return word;
     const maxDistance = w.length >= 8 ? 2 : 1;
     let best: [string, number] | null = null;
     for (const [candidate, freq] of vocab) {

@@ -1,12 +1,14 @@
-// Guardrail 2b, support: an answer is given only when the kept passages contain the question's key content. Every
-// name and number of the question must occur in them (or in a passage's file name), and most of its content words,
-// weighted by how rare they are in general English, must occur too: by stem, or as a word whose vector is close.
+// Guardrail 2b, support: an answer is given only when a kept passage contains the question's key content. Every name
+// and number of the question (and any word no general vocabulary knows) must occur in it (or in its file name), and
+// half of its terms, content words weighted by how rare they are in general English: by stem, or as a word whose vector is
+// close. Names and numbers count in that share too (weight 1), so a question of several names and one unmatched
+// verb is not refused for the verb.
 import { bm25Tokens } from '../../search/bm25.js';
 import type { Entities } from './rewrite.js';
 import type { Lexicon } from './lexicon.js';
 
 export interface SupportSettings {
-  /** Share of the content words' rarity weight that the passages must cover. */
+  /** Share of the terms' weight (names and numbers 1, content words their rarity) that a passage must cover. */
   minCoverage: number;
   /** Cosine similarity at which a passage word counts as a close equivalent of a question word. */
   minSimilarity: number;
@@ -29,7 +31,7 @@ export interface SupportVerdict {
   passed: boolean;
   /** Names and numbers absent from the passages, then the content words not covered. */
   missing: string[];
-  /** Covered share of the content words' weight (1 without content words). */
+  /** Covered share of the weight of the question's terms (names and numbers weigh 1; 1 without terms). */
   coverage: number;
   terms: SupportTerm[];
 }
@@ -70,6 +72,8 @@ export function questionTerms(question: string, entities: Entities, lexicon: Lex
     if (/^\d/.test(token)) terms.push({ text: token, kind: 'number', weight: 1 });
     else if (!stems.length) continue;
     else if ((i > 0 && /^\p{Lu}/u.test(token)) || named.has(lower)) terms.push({ text: token, kind: 'name', weight: 1 });
+    // A word no general vocabulary knows (a product, a jargon term) is as specific as a name.
+    else if (!lexicon.has(lower) && /^\p{L}+$/u.test(lower) && lower.length >= 4) terms.push({ text: token, kind: 'name', weight: 1 });
     else if (!stems.every((s) => FRAME.has(s))) terms.push({ text: token, kind: 'word', weight: rarity(token, lexicon) });
   }
   return terms;
@@ -99,9 +103,49 @@ export class WordVectorCache {
 
 const dot = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i]!, 0);
 
-/** A name's other forms share its first five letters (Britain, British; Lutheran, Luther): a name of 5+ letters matches by that prefix. */
-const PREFIX = 5;
+/**
+ * A name's other forms add a short ending (Luther, Lutheran; Roosevelt, Roosevelt's): a name matches a passage word
+ * that shares its first five letters or more, and all but at most three of the longer one's.
+ */
+function sameNameStem(a: string, b: string): boolean {
+  let common = 0;
+  while (common < a.length && common < b.length && a[common] === b[common]) common++;
+  return common >= 5 && common >= Math.max(a.length, b.length) - 3;
+}
 
+/** A number as passages write it: "15" matches "15th", "41000" matches "41,000". */
+const numberForms = (n: string) => {
+  const plain = n.replace(/,/g, '');
+  return [plain, `${plain}th`, `${plain}st`, `${plain}nd`, `${plain}rd`, Number(plain).toLocaleString('en-US')];
+};
+
+interface PassageWords {
+  stems: Set<string>;
+  words: Set<string>;
+  byPrefix: Map<string, string[]>;
+}
+
+function passageWords(text: string): PassageWords {
+  const words = new Set((text.toLowerCase().match(WORD) ?? []).map((w) => w.replace(/['’]s$/, '')));
+  const byPrefix = new Map<string, string[]>();
+  for (const w of words) if (w.length >= 5) byPrefix.set(w.slice(0, 5), [...(byPrefix.get(w.slice(0, 5)) ?? []), w]);
+  return { stems: new Set(bm25Tokens(text)), words, byPrefix };
+}
+
+function foundIn(t: Omit<SupportTerm, 'found' | 'similar'>, p: PassageWords, expanded: Record<string, string>): boolean {
+  const lower = t.text.toLowerCase().replace(/['’]s$/, '');
+  if (t.kind === 'number') return numberForms(lower).some((f) => p.words.has(f.toLowerCase()));
+  if (p.words.has(lower) || bm25Tokens(t.text).every((s) => p.stems.has(s))) return true;
+  // An expansion's word is found when the passage uses the abbreviation ("United Kingdom" for "UK").
+  if (Object.entries(expanded).some(([full, abbr]) => full.toLowerCase().split(/\s+/).includes(lower) && p.words.has(abbr.toLowerCase().replace(/\.$/, ''))))
+    return true;
+  return t.kind === 'name' && lower.length >= 5 && (p.byPrefix.get(lower.slice(0, 5)) ?? []).some((w) => sameNameStem(lower, w));
+}
+
+/**
+ * The verdict of the best single passage (a file name counts as part of its passages): the key content must come
+ * together somewhere, not be scattered over several passages ("capital" in one, "France" in another).
+ */
 export async function checkSupport(
   question: string,
   entities: Entities,
@@ -112,50 +156,44 @@ export async function checkSupport(
   /** Abbreviations the rewriting expanded (expansion -> abbreviation): the passages may use either. */
   expanded: Record<string, string> = {},
 ): Promise<SupportVerdict> {
-  const text = passages.map((p) => `${p.text}\n${titleWords(p.source)}`).join('\n');
-  const stems = new Set(bm25Tokens(text));
-  const words = new Set((text.toLowerCase().match(WORD) ?? []).map((w) => w.replace(/['’]s$/, '')));
-  const prefixes = new Set([...words].filter((w) => w.length >= PREFIX).map((w) => w.slice(0, PREFIX)));
-  const viaAbbreviation = new Set(
-    Object.entries(expanded)
-      .filter(([, abbr]) => words.has(abbr.toLowerCase().replace(/\.$/, '')))
-      .flatMap(([full]) => full.toLowerCase().match(WORD) ?? []),
-  );
-  const terms: SupportTerm[] = questionTerms(question, entities, lexicon).map((t) => {
-    const lower = t.text.toLowerCase().replace(/['’]s$/, '');
-    if (t.kind === 'number') return { ...t, found: words.has(lower) };
-    const found =
-      words.has(lower) ||
-      viaAbbreviation.has(lower) ||
-      bm25Tokens(t.text).every((s) => stems.has(s)) ||
-      (t.kind === 'name' && lower.length >= PREFIX && prefixes.has(lower.slice(0, PREFIX)));
-    return { ...t, found };
-  });
+  const asked = questionTerms(question, entities, lexicon);
+  if (!passages.length) return { passed: false, missing: asked.map((t) => t.text), coverage: 0, terms: asked.map((t) => ({ ...t, found: false })) };
+  const each = passages.map((p) => passageWords(`${p.text}\n${titleWords(p.source)}`));
+  const found = each.map((p) => asked.map((t): SupportTerm => ({ ...t, found: foundIn(t, p, expanded) })));
   // Close equivalents only for content words (a name's neighbours are other names: France is close to Germany).
-  const open = terms.filter((t) => t.kind === 'word' && !t.found && lexicon.has(t.text.toLowerCase()));
-  if (vectors && open.length) {
-    const candidates = [...words].filter((w) => lexicon.has(w) && /^\p{L}+$/u.test(w) && bm25Tokens(w).length);
-    const table = await vectors.get([...open.map((t) => t.text.toLowerCase()), ...candidates]);
-    for (const t of open) {
-      const q = table.get(t.text.toLowerCase())!;
-      let best = { word: '', similarity: -1 };
-      for (const w of candidates) {
-        const s = dot(q, table.get(w)!);
-        if (s > best.similarity) best = { word: w, similarity: Math.round(s * 1e4) / 1e4 };
+  const openWords = [...new Set(found.flatMap((terms) => terms.filter((t) => t.kind === 'word' && !t.found).map((t) => t.text.toLowerCase())))].filter((w) =>
+    lexicon.has(w),
+  );
+  if (vectors && openWords.length) {
+    const candidates = [...new Set(each.flatMap((p) => [...p.words]))].filter((w) => lexicon.has(w) && /^\p{L}+$/u.test(w) && bm25Tokens(w).length);
+    const table = await vectors.get([...openWords, ...candidates]);
+    each.forEach((p, i) => {
+      for (const t of found[i]!) {
+        if (t.kind !== 'word' || t.found || !lexicon.has(t.text.toLowerCase())) continue;
+        const q = table.get(t.text.toLowerCase())!;
+        let best = { word: '', similarity: -1 };
+        for (const w of p.words) {
+          const v = table.get(w);
+          if (!v) continue;
+          const s = dot(q, v);
+          if (s > best.similarity) best = { word: w, similarity: Math.round(s * 1e4) / 1e4 };
+        }
+        if (best.word) t.similar = best;
       }
-      if (best.word) t.similar = best;
-    }
+    });
   }
   const covered = (t: SupportTerm) => t.found || (t.similar?.similarity ?? -1) >= settings.minSimilarity;
-  const content = terms.filter((t) => t.kind === 'word');
-  const total = content.reduce((s, t) => s + t.weight, 0);
-  const coverage = total ? content.filter(covered).reduce((s, t) => s + t.weight, 0) / total : 1;
-  const missingNames = terms.filter((t) => t.kind !== 'word' && !t.found).map((t) => t.text);
-  const missingWords = content.filter((t) => !covered(t)).map((t) => t.text);
-  return {
-    passed: missingNames.length === 0 && coverage >= settings.minCoverage,
-    missing: [...missingNames, ...missingWords],
-    coverage: Math.round(coverage * 1e4) / 1e4,
-    terms,
-  };
+  const verdicts = found.map((terms): SupportVerdict => {
+    const total = terms.reduce((s, t) => s + t.weight, 0);
+    const coverage = total ? terms.filter(covered).reduce((s, t) => s + t.weight, 0) / total : 1;
+    const missingNames = terms.filter((t) => t.kind !== 'word' && !t.found).map((t) => t.text);
+    return {
+      passed: missingNames.length === 0 && coverage >= settings.minCoverage,
+      missing: [...missingNames, ...terms.filter((t) => t.kind === 'word' && !covered(t)).map((t) => t.text)],
+      coverage: Math.round(coverage * 1e4) / 1e4,
+      terms,
+    };
+  });
+  const names = (v: SupportVerdict) => v.terms.filter((t) => t.kind !== 'word' && !t.found).length;
+  return verdicts.reduce((best, v) => (names(v) < names(best) || (names(v) === names(best) && v.coverage > best.coverage) ? v : best));
 }
