@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { confidenceOf } from '../../src/text/rag/ask/confidence.js';
 import { extractAnswer, questionType } from '../../src/text/rag/ask/extractive.js';
 import { checkQuestion, groundingScore } from '../../src/text/rag/ask/guardrails.js';
+import { loadLexicon } from '../../src/text/rag/ask/lexicon.js';
 import { DEFAULT_ABBREVIATIONS, expandAbbreviations, extractEntities, fixTypos, vocabulary } from '../../src/text/rag/ask/rewrite.js';
 import { makeApp, tempDir } from '../helpers/app.js';
 import { FakeLlm, baseUrlFor } from '../helpers/fake-llm.js';
@@ -65,6 +66,27 @@ describe('query rewriting and entities', () => {
     expect(fixTypos('What about the navy and the money?', vocab).changes).toEqual([]);
     // Unknown words with no close known word stay as they are.
     expect(fixTypos('What about xylophones?', vocab).changes).toEqual([]);
+  });
+
+  it('never changes a word of general English or a proper noun, even one the corpus lacks; fixes real typos', () => {
+    const corpus = vocabulary(['London war make president constitution bread '.repeat(3)]);
+    const lexicon = loadLexicon();
+    // Without the general vocabulary, these real words would be "fixed" into corpus words.
+    expect(fixTypos('what did lyndon warn us to bake', corpus).changes.map((c) => c.to)).toEqual(['london', 'war', 'make']);
+    expect(fixTypos('what did lyndon warn us to bake', corpus, { lexicon })).toEqual({ text: 'what did lyndon warn us to bake', changes: [] });
+    // A capitalised word after the first, and an extracted name, are proper nouns.
+    expect(fixTypos('Did Lyndon go there?', corpus).changes).toEqual([]);
+    expect(fixTypos('lyndon spoke', corpus, { properNouns: ['Lyndon Johnson'] }).changes).toEqual([]);
+    expect(fixTypos('What did the presidnet say about the constitutoin?', corpus, { lexicon })).toEqual({
+      text: 'What did the president say about the constitution?',
+      changes: [
+        { from: 'presidnet', to: 'president', kind: 'typo' },
+        { from: 'constitutoin', to: 'constitution', kind: 'typo' },
+      ],
+    });
+    // Inflections of frequent known words are known ("devolutions" is not "revolution"); surnames do not inflect.
+    expect(fixTypos('what devolutions happened', vocabulary(['revolution revolution']), { lexicon }).changes).toEqual([]);
+    expect(fixTypos('the shipps sailed', vocabulary(['ships ships']), { lexicon }).text).toBe('the ships sailed');
   });
 
   it('expands abbreviations from the dictionary', () => {
@@ -196,6 +218,7 @@ describe('POST /rag/ask', () => {
       'rewrite',
       'retrieve',
       'guardrail_relevance',
+      'guardrail_support',
       'answer',
       'guardrail_grounding',
       'confidence',
@@ -280,6 +303,7 @@ describe('POST /rag/ask', () => {
       'rewrite',
       'retrieve',
       'guardrail_relevance',
+      'guardrail_support',
       'answer',
       'guardrail_grounding',
     ]);

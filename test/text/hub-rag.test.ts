@@ -90,7 +90,8 @@ describe('document search with Hub models', () => {
     expect(scores).toEqual([...scores].sort((x, y) => y - x));
     expect(body.answer).toMatch(/three/i);
     expect(Object.keys(body.timings_ms)).toContain('rerank');
-    expect(body.warnings).toEqual([]);
+    // Only the no-LLM note: nothing about reranking.
+    expect(body.warnings).toEqual([expect.stringMatching(/^No language model is configured/)]);
   });
 
   it('answers without reranking, with a warning, when the cross-encoder cannot be loaded', async () => {

@@ -14,11 +14,15 @@ export interface SquadQuestion {
   answers: string[];
   /** Position of the question's article in the file. */
   article: number;
+  /** Whether the question's article is in the indexed collection (with `include`, some are left out). */
+  indexed: boolean;
 }
 
 export async function withSquadCollection<T>(
   path: string,
   fn: (app: Awaited<ReturnType<typeof buildApp>>, questions: SquadQuestion[]) => Promise<T>,
+  /** Articles (by position) to index; every one without. Questions of every article are returned. */
+  include: (article: number) => boolean = () => true,
 ): Promise<T> {
   const squad = JSON.parse(readFileSync(fromRoot(path), 'utf8')) as Squad;
   const docs = join(tmpdir(), `squad-docs-${process.pid}`);
@@ -26,8 +30,9 @@ export async function withSquadCollection<T>(
   mkdirSync(docs, { recursive: true });
   const questions: SquadQuestion[] = [];
   for (const [article, a] of squad.data.entries()) {
-    writeFileSync(join(docs, `${a.title.replace(/[^A-Za-z0-9_-]/g, '_')}.txt`), a.paragraphs.map((p) => p.context).join('\n\n'));
-    for (const p of a.paragraphs) for (const qa of p.qas) questions.push({ question: qa.question, answers: qa.answers.map((x) => x.text), article });
+    const indexed = include(article);
+    if (indexed) writeFileSync(join(docs, `${a.title.replace(/[^A-Za-z0-9_-]/g, '_')}.txt`), a.paragraphs.map((p) => p.context).join('\n\n'));
+    for (const p of a.paragraphs) for (const qa of p.qas) questions.push({ question: qa.question, answers: qa.answers.map((x) => x.text), article, indexed });
   }
   const app = await buildApp({
     config: { ...loadConfig(), LOG_LEVEL: 'warn', DOCS_DIR: docs, DATA_DIR: dataDir, RAG_COLLECTION: 'squad-eval', RAG_INDEX_ON_START: false },

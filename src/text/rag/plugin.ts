@@ -8,7 +8,7 @@ import { fromRoot } from '../../infra/paths.js';
 import { taskFile } from '../../infra/worker-pool.js';
 import { TextHttpError } from '../errors.js';
 import { ModelLoadError, hubSettings } from '../hub.js';
-import { type QaReader, loadCrossEncoder, loadEmbedder, loadQaReader } from '../models.js';
+import { DEFAULT_TEXT_MODELS, type QaReader, loadCrossEncoder, loadEmbedder, loadQaReader } from '../models.js';
 import { AskPipeline } from './ask/pipeline.js';
 import { DEFAULT_ABBREVIATIONS } from './ask/rewrite.js';
 import { ChromaServer, heartbeat } from './chroma-server.js';
@@ -93,9 +93,21 @@ async function ragPlugin(app: FastifyInstance) {
     return ragService;
   });
 
+  // The support check compares single words in the shipped embedder's space (its thresholds were chosen there): the
+  // service's own embedder when that is the shipped one, otherwise the shipped one loaded on first use.
+  const shippedEmbedder = lazy(() => loadEmbedder(fromRoot(DEFAULT_TEXT_MODELS.embedder)));
+  const wordVectors = async (words: string[]) => {
+    if (fromRoot(c.EMBEDDING_MODEL) === fromRoot(DEFAULT_TEXT_MODELS.embedder)) return (await service()).opts.embed(words);
+    const out = await (await shippedEmbedder())(words, { pooling: 'mean', normalize: true });
+    const [n, dim] = out.dims as [number, number];
+    const flat = out.data as Float32Array;
+    return Array.from({ length: n }, (_, i) => Array.from(flat.subarray(i * dim, (i + 1) * dim)));
+  };
+
   const pipeline = lazy(
     async () =>
       new AskPipeline(await service(), app.llm, {
+        wordVectors,
         minSemantic: c.RAG_MIN_SEMANTIC,
         minBm25: c.RAG_MIN_BM25,
         groundingThreshold: c.RAG_GROUNDING_THRESHOLD,

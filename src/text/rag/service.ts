@@ -81,6 +81,11 @@ function bestRow(q: number[], rows: Float32Array): number {
   }
   return best;
 }
+/** False for a zero (or not finite) vector: an embedding of words the model does not know. */
+const hasDirection = (v: number[]) => {
+  const norm = Math.hypot(...v);
+  return Number.isFinite(norm) && norm > 1e-6;
+};
 /** Semantic search units: the sentences of a chunk (a chunk without sentence breaks is one unit). */
 const sentencesOfChunk = (text: string) => {
   const found = splitSentences(text);
@@ -371,6 +376,8 @@ export class RagService {
     await this.ready();
     const candidates = Math.max(50, topK * 5);
     const [qv] = await this.opts.embed([query]);
+    // A query of words the embedder does not know has no direction (a zero vector, which Chroma refuses): BM25 alone.
+    if (!hasDirection(qv!)) return this.rank(new Map(), new Map(this.bm25!.search(query, candidates)), topK, fusion, semanticWeight, normalisation);
     // A chunk's semantic similarity is that of its best-matching sentence. Nearest sentences come from Chroma (several
     // per chunk, so ask for more), and the best `candidates` chunks among them are kept.
     const semantic = new Map<string, number>();
@@ -384,6 +391,17 @@ export class RagService {
       const rows = this.sentenceVectors.get(id);
       if (!semantic.has(id) && rows?.length) semantic.set(id, bestRow(qv!, rows));
     }
+    return this.rank(semantic, keyword, topK, fusion, semanticWeight, normalisation);
+  }
+
+  private rank(
+    semantic: Map<string, number>,
+    keyword: Map<string, number>,
+    topK: number,
+    fusion: 'weighted' | 'rrf',
+    semanticWeight: number,
+    normalisation: Normalisation,
+  ): SearchHit[] {
     const fused: Scored[] = fusion === 'rrf' ? rrfFusion(semantic, keyword) : weightedFusion(semantic, keyword, semanticWeight, normalisation);
     return fused
       .filter((s) => this.records.has(s.id))

@@ -7,6 +7,8 @@ import { RERANK_DEPTH, type RagService, type SearchHit } from '../service.js';
 import { confidenceOf } from './confidence.js';
 import { extractAnswer } from './extractive.js';
 import { checkQuestion, groundingScore } from './guardrails.js';
+import { type Lexicon, loadLexicon } from './lexicon.js';
+import { DEFAULT_SUPPORT, type SupportSettings, type SupportVerdict, WordVectorCache, type WordVectors, checkSupport } from './support.js';
 import { type Change, type Entities, expandAbbreviations, extractEntities, fixTypos, vocabulary } from './rewrite.js';
 
 export interface AskSettings {
@@ -17,6 +19,12 @@ export interface AskSettings {
   llmRewrite: boolean;
   /** RAG_RERANK: reorder the retrieved passages with the cross-encoder before the relevance filter. */
   rerank?: boolean;
+  /** The support check's thresholds (DEFAULT_SUPPORT without). */
+  support?: SupportSettings;
+  /** General English words, which typo fixing never changes (the shipped embedder's vocabulary without). */
+  lexicon?: Lexicon;
+  /** Single-word vectors for the support check's close equivalents; without, only same-stem words count. */
+  wordVectors?: WordVectors;
 }
 
 export type StepListener = (step: string, data: Record<string, unknown>) => void;
@@ -25,12 +33,17 @@ const NOT_FOUND = 'The document collection does not contain information to answe
 
 export class AskPipeline {
   private vocab: { generation: number; words: Map<string, number>; stemDf: Map<string, number>; docs: number } | null = null;
+  private readonly lexicon: Lexicon;
+  private readonly wordVectors: WordVectorCache | undefined;
 
   constructor(
     private readonly rag: RagService,
     private readonly llm: Llm,
     private readonly settings: AskSettings,
-  ) {}
+  ) {
+    this.lexicon = settings.lexicon ?? loadLexicon();
+    this.wordVectors = settings.wordVectors ? new WordVectorCache(settings.wordVectors) : undefined;
+  }
 
   /** Vocabulary of the indexed chunks (words for typo fixing, stem document frequencies for rarity), rebuilt only after a re-index. */
   private corpusVocab() {
@@ -67,8 +80,10 @@ export class AskPipeline {
 
     // 2. Rewriting and entities.
     const { rewritten, changes, entities } = await time('rewrite', async () => {
+      const entities = extractEntities(original);
       const abbr = expandAbbreviations(original, this.settings.abbreviations);
-      const typos = fixTypos(abbr.text, this.corpusVocab().words);
+      const properNouns = [entities.people, entities.places, entities.organizations].flat();
+      const typos = fixTypos(abbr.text, this.corpusVocab().words, { lexicon: this.lexicon, properNouns });
       const changes: Change[] = [...abbr.changes, ...typos.changes];
       let text = typos.text;
       if (this.settings.llmRewrite && this.llm.available) {
@@ -83,7 +98,7 @@ export class AskPipeline {
           text = r.text;
         }
       }
-      return { rewritten: text, changes, entities: extractEntities(original) };
+      return { rewritten: text, changes, entities };
     });
     onStep?.('rewrite', { original, rewritten, changes, entities });
 
@@ -108,7 +123,26 @@ export class AskPipeline {
     const entityList = [entities.people, entities.places, entities.organizations, entities.dates, entities.numbers].flat();
     const stats = entityStatistics(entityList, kept);
 
-    if (!kept.length) {
+    // 4b. Guardrail 2b: the kept passages must contain the question's names, numbers and most of its rare words.
+    let support: SupportVerdict | null = null;
+    if (kept.length) {
+      support = await time('guardrail_support', () =>
+        checkSupport(
+          rewritten,
+          entities,
+          kept,
+          this.lexicon,
+          this.settings.support ?? DEFAULT_SUPPORT,
+          this.wordVectors,
+          Object.fromEntries(changes.filter((c) => c.kind === 'abbreviation').map((c) => [c.to, c.from])),
+        ),
+      );
+      const summary = { passed: support.passed, missing: support.missing, coverage: support.coverage };
+      guardrails.support = summary;
+      onStep?.('guardrail_support', { ...summary, terms: support.terms });
+    }
+
+    if (!kept.length || !support?.passed) {
       const confidence = confidenceOf([], 0);
       return this.result({
         original,
@@ -124,7 +158,12 @@ export class AskPipeline {
         guardrails,
         confidence,
         timings,
-        warnings: [...rerankWarnings, 'No retrieved passage reached the relevance threshold.'],
+        warnings: [
+          ...rerankWarnings,
+          support
+            ? `The retrieved passages do not mention ${support.missing.map((m) => `"${m}"`).join(', ')}: the question is not answered from them.`
+            : 'No retrieved passage reached the relevance threshold.',
+        ],
       });
     }
 
@@ -168,8 +207,9 @@ export class AskPipeline {
       warnings.push(`Only ${Math.round(grounding.score * 100)}% of the answer is supported by the retrieved passages: check the sources.`);
     guardrails.grounding = { passed: grounding.score >= this.settings.groundingThreshold, score: grounding.score, unsupported: grounding.unsupported };
     onStep?.('guardrail_grounding', guardrails.grounding as Record<string, unknown>);
-    if (answered.fallback && answered.fallback !== 'no_key')
-      warnings.push(`The language model was unavailable (${answered.fallback}); the answer is extractive.`);
+    if (answered.fallback === 'no_key')
+      warnings.push('No language model is configured (LLM_API_KEY is unset): the answer is a passage extracted from the documents, not a generated one.');
+    else if (answered.fallback) warnings.push(`The language model was unavailable (${answered.fallback}); the answer is extractive.`);
 
     // 7. Confidence.
     const confidence = await time('confidence', () =>

@@ -1,6 +1,8 @@
-// Query rewriting: abbreviations expanded from a dictionary, typos fixed against the indexed vocabulary, entities.
+// Query rewriting: abbreviations expanded from a dictionary, typos (words no vocabulary knows) fixed against the indexed
+// vocabulary, entities.
 import nlp from 'compromise';
 import { distance } from 'fastest-levenshtein';
+import type { Lexicon } from './lexicon.js';
 
 export interface Change {
   from: string;
@@ -23,12 +25,43 @@ export function vocabulary(texts: Iterable<string>): Map<string, number> {
   return counts;
 }
 
-/** Words the corpus knows stay; an unknown word of 4+ letters becomes the most frequent known word within edit distance 1 (2 for 8+ letters). */
-export function fixTypos(question: string, vocab: Map<string, number>, minFrequency = 2): { text: string; changes: Change[] } {
+/**
+ * A known word, or an inflection of one of the 40,000 most frequent ("devolutions", "vetoed"): the vocabulary lists
+ * mostly base forms, and its rarer half is mostly surnames, which do not inflect ("shipps" is not "Shipp" plural).
+ */
+const knownForm = (w: string, known: (w: string) => boolean, rank: (w: string) => number | undefined) =>
+  known(w) ||
+  [/s$/, /es$/, /ed$/, /d$/, /ing$/, /ly$/].some((suffix) => {
+    const r = suffix.test(w) ? rank(w.replace(suffix, '')) : undefined;
+    return r !== undefined && r < 40_000;
+  });
+
+export interface TypoOptions {
+  /** A general vocabulary (lower case): its words, and inflections of its frequent words, are never changed. */
+  lexicon?: Lexicon;
+  /** Proper nouns of the question (from entity extraction): never changed either. */
+  properNouns?: Iterable<string>;
+  /** Corpus words rarer than this are not offered as corrections. */
+  minFrequency?: number;
+}
+
+/**
+ * Typo fixing is for words nobody knows: a word the corpus or the general vocabulary knows stays, and so does a proper
+ * noun of the question (one the entity extractor found, or a capitalised word after the first). Any other word of 4+
+ * letters becomes the most frequent corpus word within edit distance 1 (2 for 8+ letters), if there is one.
+ */
+export function fixTypos(question: string, vocab: Map<string, number>, opts: TypoOptions = {}): { text: string; changes: Change[] } {
+  const { lexicon, minFrequency = 2 } = opts;
+  const known = (w: string) => lexicon?.has(w) ?? false;
+  const rank = (w: string) => lexicon?.rank(w);
+  const proper = new Set([...(opts.properNouns ?? [])].flatMap((n) => n.toLowerCase().match(/\p{L}+/gu) ?? []));
   const changes: Change[] = [];
+  let first = true;
   const text = question.replace(/\p{L}+/gu, (word) => {
     const w = word.toLowerCase();
-    if (w.length < 4 || vocab.has(w)) return word;
+    const capitalisedLater = !first && word[0] !== w[0];
+    first = false;
+    if (w.length < 4 || vocab.has(w) || knownForm(w, known, rank) || proper.has(w) || capitalisedLater) return word;
     const maxDistance = w.length >= 8 ? 2 : 1;
     let best: [string, number] | null = null;
     for (const [candidate, freq] of vocab) {

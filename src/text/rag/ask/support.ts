@@ -1,0 +1,199 @@
+// Guardrail 2b, support: an answer is given only when a kept passage contains the question's key content. Every name
+// and number of the question (and any word no general vocabulary knows) must occur in it (or in its file name), and
+// half of its terms, content words weighted by how rare they are in general English: by stem, or as a word whose vector is
+// close. Names and numbers count in that share too (weight 1), so a question of several names and one unmatched
+// verb is not refused for the verb.
+import { bm25Tokens } from '../../search/bm25.js';
+import type { Entities } from './rewrite.js';
+import type { Lexicon } from './lexicon.js';
+
+export interface SupportSettings {
+  /** Share of the terms' weight (names and numbers 1, content words their rarity) that a passage must cover. */
+  minCoverage: number;
+  /** Cosine similarity at which a passage word counts as a close equivalent of a question word. */
+  minSimilarity: number;
+}
+
+/** Chosen on SQuAD's odd-numbered articles (scripts/eval-support.ts; docs/text.md). */
+export const DEFAULT_SUPPORT: SupportSettings = { minCoverage: 0.5, minSimilarity: 0.6 };
+
+export interface SupportTerm {
+  text: string;
+  kind: 'name' | 'number' | 'word';
+  weight: number;
+  /** Found as such (same stem, or the same name or number). */
+  found: boolean;
+  /** The closest passage word, for a word not found as such (when word vectors are available). */
+  similar?: { word: string; similarity: number };
+}
+
+export interface SupportVerdict {
+  passed: boolean;
+  /** Names and numbers absent from the passages, then the content words not covered. */
+  missing: string[];
+  /** Covered share of the weight of the question's terms (names and numbers weigh 1; 1 without terms). */
+  coverage: number;
+  terms: SupportTerm[];
+}
+
+/** Vectors of single words (unit length; a word the model does not know may get a zero vector). */
+export type WordVectors = (words: string[]) => Promise<number[][]>;
+
+/** Words that frame a question rather than say what it is about. */
+const FRAME = new Set(
+  bm25Tokens(
+    'say said says tell told describe described explain explained mention mentioned name named call called mean meant ' +
+      'happen happened think thought talk talked speak spoke address addressed discuss discussed according kind type example',
+  ),
+);
+
+/** Rarity in general English, 0.2 to 1: log of the frequency rank against a 20,000-word scale; unknown words 1. */
+export function rarity(word: string, lexicon: Lexicon): number {
+  const rank = lexicon.rank(word.toLowerCase());
+  if (rank === undefined) return 1;
+  return Math.max(0.2, Math.min(1, Math.log(rank + 2) / Math.log(20_000)));
+}
+
+/** A source path as words: "1964_lyndon_b_johnson_d.txt" -> "lyndon b johnson d". */
+const titleWords = (source: string) => source.replace(/\.[a-z]+$/i, '').replace(/[^\p{L}\p{N}]+/gu, ' ');
+
+const WORD = /[\p{L}\p{N}]+(?:['’.-][\p{L}\p{N}]+)*/gu;
+
+/** The question's names (capitalised words after the first, and the entity extractor's), numbers and content words. */
+export function questionTerms(question: string, entities: Entities, lexicon: Lexicon): Omit<SupportTerm, 'found' | 'similar'>[] {
+  const named = new Set([entities.people, entities.places, entities.organizations].flat().flatMap((e) => e.toLowerCase().match(WORD) ?? []));
+  const terms: Omit<SupportTerm, 'found' | 'similar'>[] = [];
+  const seen = new Set<string>();
+  for (const [i, token] of [...question.matchAll(WORD)].map((m) => m[0]).entries()) {
+    const lower = token.toLowerCase();
+    const stems = bm25Tokens(token);
+    if (seen.has(lower)) continue;
+    seen.add(lower);
+    if (/^\d/.test(token)) terms.push({ text: token, kind: 'number', weight: 1 });
+    else if (!stems.length) continue;
+    else if ((i > 0 && /^\p{Lu}/u.test(token)) || named.has(lower)) terms.push({ text: token, kind: 'name', weight: 1 });
+    // A word no general vocabulary knows (a product, a jargon term) is as specific as a name.
+    else if (!lexicon.has(lower) && /^\p{L}+$/u.test(lower) && lower.length >= 4) terms.push({ text: token, kind: 'name', weight: 1 });
+    else if (!stems.every((s) => FRAME.has(s))) terms.push({ text: token, kind: 'word', weight: rarity(token, lexicon) });
+  }
+  return terms;
+}
+
+/** Keeps a bounded number of word vectors across questions (the words of a collection recur). */
+export class WordVectorCache {
+  private cache = new Map<string, number[]>();
+  constructor(
+    private readonly vectors: WordVectors,
+    private readonly limit = 50_000,
+  ) {}
+
+  async get(words: string[]): Promise<Map<string, number[]>> {
+    const missing = [...new Set(words.filter((w) => !this.cache.has(w)))];
+    for (let i = 0; i < missing.length; i += 256) {
+      const part = missing.slice(i, i + 256);
+      const vs = await this.vectors(part);
+      part.forEach((w, j) => {
+        if (this.cache.size >= this.limit) this.cache.delete(this.cache.keys().next().value!);
+        this.cache.set(w, vs[j]!);
+      });
+    }
+    return new Map(words.map((w) => [w, this.cache.get(w)!]));
+  }
+}
+
+const dot = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i]!, 0);
+
+/**
+ * A name's other forms add a short ending (Luther, Lutheran; Roosevelt, Roosevelt's): a name matches a passage word
+ * that shares its first five letters or more, and all but at most three of the longer one's.
+ */
+function sameNameStem(a: string, b: string): boolean {
+  let common = 0;
+  while (common < a.length && common < b.length && a[common] === b[common]) common++;
+  return common >= 5 && common >= Math.max(a.length, b.length) - 3;
+}
+
+/** A number as passages write it: "15" matches "15th", "41000" matches "41,000". */
+const numberForms = (n: string) => {
+  const plain = n.replace(/,/g, '');
+  return [plain, `${plain}th`, `${plain}st`, `${plain}nd`, `${plain}rd`, Number(plain).toLocaleString('en-US')];
+};
+
+interface PassageWords {
+  stems: Set<string>;
+  words: Set<string>;
+  byPrefix: Map<string, string[]>;
+}
+
+function passageWords(text: string): PassageWords {
+  const words = new Set((text.toLowerCase().match(WORD) ?? []).map((w) => w.replace(/['’]s$/, '')));
+  const byPrefix = new Map<string, string[]>();
+  for (const w of words) if (w.length >= 5) byPrefix.set(w.slice(0, 5), [...(byPrefix.get(w.slice(0, 5)) ?? []), w]);
+  return { stems: new Set(bm25Tokens(text)), words, byPrefix };
+}
+
+function foundIn(t: Omit<SupportTerm, 'found' | 'similar'>, p: PassageWords, expanded: Record<string, string>): boolean {
+  const lower = t.text.toLowerCase().replace(/['’]s$/, '');
+  if (t.kind === 'number') return numberForms(lower).some((f) => p.words.has(f.toLowerCase()));
+  if (p.words.has(lower) || bm25Tokens(t.text).every((s) => p.stems.has(s))) return true;
+  // An expansion's word is found when the passage uses the abbreviation ("United Kingdom" for "UK").
+  if (Object.entries(expanded).some(([full, abbr]) => full.toLowerCase().split(/\s+/).includes(lower) && p.words.has(abbr.toLowerCase().replace(/\.$/, ''))))
+    return true;
+  return t.kind === 'name' && lower.length >= 5 && (p.byPrefix.get(lower.slice(0, 5)) ?? []).some((w) => sameNameStem(lower, w));
+}
+
+/**
+ * The verdict of the best single passage (a file name counts as part of its passages): the key content must come
+ * together somewhere, not be scattered over several passages ("capital" in one, "France" in another).
+ */
+export async function checkSupport(
+  question: string,
+  entities: Entities,
+  passages: { text: string; source: string }[],
+  lexicon: Lexicon,
+  settings: SupportSettings = DEFAULT_SUPPORT,
+  vectors?: WordVectorCache,
+  /** Abbreviations the rewriting expanded (expansion -> abbreviation): the passages may use either. */
+  expanded: Record<string, string> = {},
+): Promise<SupportVerdict> {
+  const asked = questionTerms(question, entities, lexicon);
+  if (!passages.length) return { passed: false, missing: asked.map((t) => t.text), coverage: 0, terms: asked.map((t) => ({ ...t, found: false })) };
+  const each = passages.map((p) => passageWords(`${p.text}\n${titleWords(p.source)}`));
+  const found = each.map((p) => asked.map((t): SupportTerm => ({ ...t, found: foundIn(t, p, expanded) })));
+  // Close equivalents only for content words (a name's neighbours are other names: France is close to Germany).
+  const openWords = [...new Set(found.flatMap((terms) => terms.filter((t) => t.kind === 'word' && !t.found).map((t) => t.text.toLowerCase())))].filter((w) =>
+    lexicon.has(w),
+  );
+  if (vectors && openWords.length) {
+    const candidates = [...new Set(each.flatMap((p) => [...p.words]))].filter((w) => lexicon.has(w) && /^\p{L}+$/u.test(w) && bm25Tokens(w).length);
+    const table = await vectors.get([...openWords, ...candidates]);
+    each.forEach((p, i) => {
+      for (const t of found[i]!) {
+        if (t.kind !== 'word' || t.found || !lexicon.has(t.text.toLowerCase())) continue;
+        const q = table.get(t.text.toLowerCase())!;
+        let best = { word: '', similarity: -1 };
+        for (const w of p.words) {
+          const v = table.get(w);
+          if (!v) continue;
+          const s = dot(q, v);
+          if (s > best.similarity) best = { word: w, similarity: Math.round(s * 1e4) / 1e4 };
+        }
+        if (best.word) t.similar = best;
+      }
+    });
+  }
+  const covered = (t: SupportTerm) => t.found || (t.similar?.similarity ?? -1) >= settings.minSimilarity;
+  const verdicts = found.map((terms): SupportVerdict => {
+    const total = terms.reduce((s, t) => s + t.weight, 0);
+    const coverage = total ? terms.filter(covered).reduce((s, t) => s + t.weight, 0) / total : 1;
+    const missingNames = terms.filter((t) => t.kind !== 'word' && !t.found).map((t) => t.text);
+    return {
+      passed: missingNames.length === 0 && coverage >= settings.minCoverage,
+      missing: [...missingNames, ...terms.filter((t) => t.kind === 'word' && !covered(t)).map((t) => t.text)],
+      coverage: Math.round(coverage * 1e4) / 1e4,
+      terms,
+    };
+  });
+  const names = (v: SupportVerdict) => v.terms.filter((t) => t.kind !== 'word' && !t.found).length;
+  return verdicts.reduce((best, v) => (names(v) < names(best) || (names(v) === names(best) && v.coverage > best.coverage) ? v : best));
+}

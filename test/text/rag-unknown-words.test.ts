@@ -1,0 +1,60 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeApp, tempDir } from '../helpers/app.js';
+
+describe('questions the collection cannot answer, and words the embedder does not know', () => {
+  const docs = tempDir('unknown-docs-');
+  let app: Awaited<ReturnType<typeof makeApp>>;
+  const post = (url: string, payload: object) => app.inject({ method: 'POST', url, payload });
+
+  beforeAll(async () => {
+    writeFileSync(
+      join(docs, 'navy.txt'),
+      'The Secretary of the Navy reported that the navy built three new ironclad ships in 1862 at the Boston yard. The ships cost four million dollars.',
+    );
+    writeFileSync(join(docs, 'schools.txt'), 'Horace Mann founded the first normal school in Massachusetts in 1839. Teachers asked Congress for better pay.');
+    // "Zorblaxian" is in no general vocabulary: the embedder gives it no direction, BM25 still finds it.
+    writeFileSync(join(docs, 'farms.txt'), 'Farmers in Kansas harvested record wheat crops. The Zorblaxian plough was sent to every state.');
+    app = await makeApp({ DOCS_DIR: docs, RAG_INDEX_ON_START: false });
+    await post('/rag/index', {});
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('searches a query of unknown words without the vector store: no results, not a 503', async () => {
+    const res = await post('/rag/search', { query: 'Kubernetes blockchain' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().results).toEqual([]);
+  });
+
+  it('finds a word only BM25 knows, with no semantic score', async () => {
+    const res = await post('/rag/search', { query: 'Zorblaxian' });
+    expect(res.statusCode).toBe(200);
+    const [first] = res.json().results;
+    expect(first).toMatchObject({ source: 'farms.txt', semantic_score: 0 });
+    expect(first.bm25_score).toBeGreaterThan(0);
+  });
+
+  it('answers a question of unknown words with "not in the collection", low confidence', async () => {
+    const res = await post('/rag/ask', { question: 'Kubernetes blockchain' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ answer: expect.stringMatching(/does not contain information/), confidence: 'low', answer_passage: null });
+  });
+
+  it('says "not in the collection" for an out-of-scope question, naming what the passages lack', async () => {
+    const body = (await post('/rag/ask', { question: 'What is the capital of France?' })).json();
+    expect(body.answer).toMatch(/does not contain information/);
+    expect(body.confidence).toBe('low');
+    if (body.guardrails.support) expect(body.guardrails.support).toMatchObject({ passed: false, missing: expect.arrayContaining(['France']) });
+    else expect(body.guardrails.relevance.passed).toBe(false);
+  });
+
+  it('answers a question the passages support, and warns that without an LLM the answer is extractive', async () => {
+    const body = (await post('/rag/ask', { question: 'Who founded the first normal school?' })).json();
+    expect(body.answer).toBe('Horace Mann');
+    expect(body.guardrails.support).toMatchObject({ passed: true, missing: [] });
+    expect(body.warnings).toContainEqual(expect.stringMatching(/No language model is configured.*extracted from the documents/));
+  });
+});

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { lexiconOf } from '../../src/text/rag/ask/lexicon.js';
+import { extractEntities } from '../../src/text/rag/ask/rewrite.js';
+import { checkSupport, rarity } from '../../src/text/rag/ask/support.js';
+
+// A small general vocabulary, most frequent first: "capital" is common, "ironclad" rare, "kubernetes" unknown.
+const lexicon = lexiconOf(
+  'the of and to in a is was what who did how many capital city navy ships built new school founded first normal teachers pay ironclad department agriculture organized act may'.split(
+    ' ',
+  ),
+);
+const passage = (text: string, source = 'a.txt') => ({ text, source });
+const check = (q: string, passages: { text: string; source: string }[]) => checkSupport(q, extractEntities(q), passages, lexicon);
+
+describe("support check: the kept passages must contain the question's key content", () => {
+  const navy = passage('The Secretary of the Navy reported that the navy built three new ironclad ships in 1862 at the Boston yard.', 'navy.txt');
+  const schools = passage('Horace Mann founded the first normal school in Massachusetts in 1839. Teachers asked Congress for better pay.', 'schools.txt');
+
+  it('passes a question whose names and words a passage holds', async () => {
+    const v = await check('Who founded the first normal school in Massachusetts?', [navy, schools]);
+    expect(v).toMatchObject({ passed: true, missing: [], coverage: 1 });
+  });
+
+  it('refuses a question whose name no passage holds, and says which', async () => {
+    const v = await check('What is the capital of France?', [navy, schools]);
+    expect(v.passed).toBe(false);
+    expect(v.missing).toContain('France');
+  });
+
+  it('needs the key content together in one passage, not scattered over several', async () => {
+    // "Boston" is in one passage, "Massachusetts" and "school" in the other.
+    expect((await check('Which school in Boston did Horace Mann found?', [navy, schools])).passed).toBe(false);
+    expect((await check('Which school in Massachusetts did Horace Mann found?', [navy, schools])).passed).toBe(true);
+  });
+
+  it('refuses when most of the rarity-weighted content words are absent', async () => {
+    const v = await check('How were the ironclad ships armoured and propelled?', [schools]);
+    expect(v.passed).toBe(false);
+    expect(v.coverage).toBeLessThan(0.5);
+  });
+
+  it('treats numbers strictly but knows their written forms, and a file name as part of its passages', async () => {
+    const agriculture = passage(
+      'To carry out the act of Congress of the 15th of May last, the Department of Agriculture was organized.',
+      '1862_abraham_lincoln.txt',
+    );
+    expect((await check('What department did Lincoln organize after the act of May 15?', [agriculture])).passed).toBe(true);
+    expect((await check('What department did Lincoln organize after the act of May 16?', [agriculture])).missing).toEqual(['16']);
+  });
+
+  it('treats a word no vocabulary knows like a name', async () => {
+    const v = await check('How do ironclad ships use kubernetes?', [navy]);
+    expect(v.passed).toBe(false);
+    expect(v.missing[0]).toBe('kubernetes');
+    expect(v.terms.find((t) => t.text === 'kubernetes')?.kind).toBe('name');
+  });
+
+  it('weighs words by rarity in general English: frequent words little, unknown words fully', () => {
+    expect(rarity('the', lexicon)).toBe(0.2);
+    expect(rarity('kubernetes', lexicon)).toBe(1);
+    expect(rarity('ironclad', lexicon)).toBeGreaterThan(rarity('capital', lexicon));
+  });
+});
