@@ -2,8 +2,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { confidenceOf } from '../../src/text/rag/ask/confidence.js';
-import { extractAnswer, questionType } from '../../src/text/rag/ask/extractive.js';
+import { questionType } from '../../src/text/rag/ask/extractive.js';
 import { checkQuestion, groundingScore } from '../../src/text/rag/ask/guardrails.js';
+import { analyseQuestion, loadLearnedReader } from '../../src/text/rag/ask/reader.js';
 import { DEFAULT_ABBREVIATIONS, expandAbbreviations, extractEntities, fixTypos, vocabulary } from '../../src/text/rag/ask/rewrite.js';
 import { makeApp, tempDir } from '../helpers/app.js';
 import { FakeLlm, baseUrlFor } from '../helpers/fake-llm.js';
@@ -93,17 +94,7 @@ describe('query rewriting and entities', () => {
   });
 
   describe('picks the span that answers, not the words the question already says', () => {
-    const hit = (text: string) => ({
-      id: 'a.txt#0',
-      text,
-      source: 'a.txt',
-      chunk_index: 0,
-      start: 0,
-      end: text.length,
-      semantic_score: 0.5,
-      bm25_score: 1,
-      combined_score: 0.5,
-    });
+    const reader = loadLearnedReader();
     const rarity = () => 1;
     const cases: [string, string, string][] = [
       ['Who designed the new bridge?', 'The new bridge over the river was designed by the engineer Maria Lopez in the spring.', 'Maria Lopez'],
@@ -115,8 +106,11 @@ describe('query rewriting and entities', () => {
     ];
     it.each(cases)('%s', (question, sentence, expected) => {
       const other = 'An unrelated sentence about weather and rain in the valley.';
-      const r = extractAnswer(question, [hit(`${other} ${sentence} ${other}`)], rarity);
-      expect(r?.passage).toBe(sentence);
+      const r = reader.read(
+        analyseQuestion(question, rarity),
+        [other, sentence, other].map((text, position) => ({ text, chunkRank: 0, position })),
+      );
+      expect(r?.sentence).toBe(sentence);
       expect(r?.answer).toBe(expected);
     });
   });
@@ -188,9 +182,12 @@ describe('POST /rag/ask', () => {
     expect(body.answer_source).toEqual({ source: 'schools.txt', chunk_index: 0 });
     expect(body.llm_powered).toBe(false);
     expect(body.sources[0]).toBe('schools.txt');
-    expect(body.grounding_score).toBe(1);
+    expect(body.answer_type).toBe('factoid');
+    // Copied from the passage: grounding is not applicable to an extractive answer.
+    expect(body.grounding_score).toBeNull();
+    expect(body.guardrails.grounding).toMatchObject({ applicable: false });
     expect(['high', 'medium', 'low']).toContain(body.confidence);
-    expect(Object.keys(body.confidence_factors).sort()).toEqual(['consistency', 'coverage', 'entity_coverage', 'retrieval_quality']);
+    expect(Object.keys(body.confidence_factors).sort()).toEqual(['answer_support', 'consistency', 'coverage', 'entity_coverage', 'retrieval_quality']);
     expect(Object.keys(body.timings_ms)).toEqual([
       'guardrail_input',
       'rewrite',
@@ -202,6 +199,26 @@ describe('POST /rag/ask', () => {
     ]);
     expect(body.guardrails.input).toEqual({ passed: true });
     expect(body.context[0]).toMatchObject({ number: 1, source: 'schools.txt' });
+  });
+
+  it('answers a factoid question with a span of its sentence, and an open question with whole sentences', async () => {
+    const factoid = (await ask(app, { question: 'When did the navy build the ironclad ships?' })).json();
+    expect(factoid.answer_type).toBe('factoid');
+    expect(factoid.answer_passage).toContain(factoid.answer);
+    expect(factoid.answer.length).toBeLessThan(factoid.answer_passage.length);
+    const sentences = [
+      'The Secretary of the Navy reported that the navy built three new ironclad ships in 1862 at the Boston yard.',
+      'The ships cost four million dollars.',
+      'Admiral Farragut commanded the fleet at New Orleans.',
+    ];
+    for (const question of ['What did the Secretary of the Navy report about the ships?', 'Why did the navy build ironclad ships?']) {
+      const open = (await ask(app, { question })).json();
+      expect(open.answer_type).toBe('open');
+      expect(open.answer).toBe(open.answer_passage);
+      const parts = open.answer.split(/(?<=\.) /);
+      for (const part of parts) expect(sentences).toContain(part);
+      expect(parts.length).toBeLessThanOrEqual(2);
+    }
   });
 
   it('answers when and how many questions with dates and numbers', async () => {
@@ -254,7 +271,8 @@ describe('POST /rag/ask', () => {
     fake.reply = 'Penguins from Antarctica invaded Boston harbour yesterday.';
     const ungrounded = (await ask(llmApp, { question: 'How many ironclad ships did the navy build?' })).json();
     expect(ungrounded.grounding_score).toBe(0);
-    expect(ungrounded.guardrails.grounding.passed).toBe(false);
+    expect(ungrounded.guardrails.grounding).toMatchObject({ applicable: true, passed: false });
+    expect(ungrounded.answer_type).toBe('factoid');
     expect(ungrounded.warnings.join(' ')).toMatch(/supported/);
 
     fake.mode = '500';
