@@ -95,7 +95,8 @@ describe('reader features, on hand-made sentences', () => {
     // No span starts or ends with a determiner or preposition, and none is made of question words only.
     expect(texts.some((t) => /^(the|in)\b|\b(the|in)$/.test(t))).toBe(false);
     expect(texts).not.toContain('normal school');
-    const f = spanFeatures(terms, [spans.find((s) => s.text === 'Horace Mann')!], who)[0]!;
+    const sentence = sentenceFeatures(who, [{ text: 'Horace Mann founded the first normal school in Massachusetts.', chunkRank: 0, position: 0 }])[0]!;
+    const f = spanFeatures(terms, [spans.find((s) => s.text === 'Horace Mann')!], who, sentence)[0]!;
     const x = (name: (typeof SPAN_FEATURES)[number]) => f[SPAN_FEATURES.indexOf(name)];
     expect(x('length')).toBe(2);
     expect(x('question_word_share')).toBe(0);
@@ -104,6 +105,8 @@ describe('reader features, on hand-made sentences', () => {
     expect(x('near_question_words')).toBeCloseTo((1 / 2 + 1 / 5 + 1 / 6) / 3, 5);
     expect([x('min_distance'), x('right_distance'), x('left_distance')]).toEqual([1, 1, 30]);
     expect(x('proper_share')).toBe(1);
+    // Its sentence shares all three question words, each of rarity 1.
+    expect(x('sentence_idf_overlap')).toBe(1);
   });
 });
 

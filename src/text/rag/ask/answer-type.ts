@@ -22,7 +22,7 @@ const OPEN: RegExp[] = [
   /\b(tell me (about|more)|in what way|for what reason|what is the (reason|purpose|significance|meaning|point|idea))\b/,
   new RegExp(`\\bwhat (do|does|did|will|would|can|could|should|has|have|had)\\b.*\\b(${DISCOURSE})\\b`),
   new RegExp(`\\b(${DISCOURSE}) (about|on|regarding|concerning)\\b`),
-  /\bwhat (was|were|is|are)\b.*\b(view|views|position|stance|opinion|attitude|argument|arguments|message|vision|goals?|aims?|plans?|policy|policies|reasons?|consequences?|effects?|impact|significance|role|approach|philosophy|legacy|causes?|benefits?|risks?|dangers?|problems?|challenges?|main (idea|point|theme|themes))\b/,
+  /\bwhat (was|were|is|are) (the |his |her |their |its |[\w-]+'s? )?(main |central |overall )?(view|views|position|stance|opinion|attitude|argument|arguments|message|vision|philosophy|legacy|reasons?|consequences?|effects?|impact|significance|causes?|benefits?|risks?|dangers?|idea|point|themes?)\b/,
 ];
 
 /**
@@ -31,6 +31,9 @@ const OPEN: RegExp[] = [
  */
 export function answerType(question: string): AnswerType {
   const q = question.toLowerCase().replace(/\s+/g, ' ').trim();
+  // Asking for a person, a time, a place or one of a kind is a factoid, whatever the verb ("which summit did she speak about?").
+  if (!/\bwhy\b/.test(q) && /^(\w+ )?(which|who|whom|whose|when|where)\b|^(in |during |by )?what (year|date|month|day|century|decade)\b/.test(q))
+    return 'factoid';
   if (/^\s*how\b|\bhow (did|do|does|is|are|was|were|can|could|should|will|would|has|have|had)\b/.test(q) && !HOW_QUANTITY.test(q)) return 'open';
   return OPEN.some((re) => re.test(q)) ? 'open' : 'factoid';
 }

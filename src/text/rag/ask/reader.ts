@@ -14,6 +14,16 @@ export const READER_DIR = 'models/text/reader';
 export const MAX_SPAN = 10;
 
 const QUESTION_TYPES: QuestionType[] = ['person', 'date', 'number', 'place', 'other'];
+const WH_WORDS = ['what', 'which', 'who', 'when', 'where', 'how', 'why', 'other'] as const;
+type WhWord = (typeof WH_WORDS)[number];
+
+/** The question's first wh-word (whom and whose count as who). */
+export function whWord(question: string): WhWord {
+  const m = /\b(what|which|who|whom|whose|when|where|how|why)\b/i.exec(question);
+  if (!m) return 'other';
+  const w = m[1]!.toLowerCase();
+  return (w.startsWith('who') ? 'who' : w) as WhWord;
+}
 
 export interface QuestionInfo {
   text: string;
@@ -24,6 +34,7 @@ export interface QuestionInfo {
   totalWeight: number;
   bigrams: Set<string>;
   type: QuestionType;
+  wh: WhWord;
   answerType: AnswerType;
   /** The noun a what/which question asks about ("which fullback"), stemmed. */
   head: string | null;
@@ -49,6 +60,7 @@ export function analyseQuestion(question: string, rarity: (stem: string) => numb
     totalWeight: [...weight.values()].reduce((a, b) => a + b, 0) || 1,
     bigrams,
     type: questionType(question),
+    wh: whWord(question),
     answerType: answerType(question),
     head: headNoun(question),
     verbs,
@@ -253,7 +265,21 @@ export const SPAN_FEATURES = [
   ...CLASSES.map((c) => `last_${c}`),
   ...QUESTION_TYPES.map((t) => `question_${t}`),
   'sentence_length',
+  ...WH_WORDS.map((w) => `wh_${w}`),
+  'prepositions',
+  'has_head_noun',
+  'previous_is_question_word',
+  'next_is_question_word',
+  'common_then_proper',
+  // The sentence's own standing, so that a span of a sentence unlikely to hold the answer scores low.
+  'sentence_idf_overlap',
+  'sentence_bm25_relative',
+  'sentence_idf_rank',
+  'sentence_type_present',
+  'sentence_proximity',
 ] as const;
+
+const SENTENCE_CONTEXT = (['idf_overlap', 'bm25_relative', 'idf_rank', 'type_present', 'proximity'] as const).map((n) => SENTENCE_FEATURES.indexOf(n));
 
 export interface SpanCandidate extends Span {
   text: string;
@@ -282,8 +308,9 @@ export function spanCandidates(terms: Term[], q: QuestionInfo): SpanCandidate[] 
   return out;
 }
 
-/** Features of every candidate span of one sentence. */
-export function spanFeatures(terms: Term[], spans: Span[], q: QuestionInfo): Float32Array[] {
+/** Features of every candidate span of one sentence (`sentence`: the sentence's row of sentenceFeatures). */
+export function spanFeatures(terms: Term[], spans: Span[], q: QuestionInfo, sentence: Float32Array): Float32Array[] {
+  const context = SENTENCE_CONTEXT.map((i) => sentence[i]!);
   const anchors: { at: number; weight: number }[] = [];
   terms.forEach((t, i) => {
     if (t.stem && q.stems.has(t.stem)) anchors.push({ at: i, weight: (q.weight.get(t.stem) ?? 0) * (t.stem === q.head ? 3 : 1) });
@@ -315,8 +342,12 @@ export function spanFeatures(terms: Term[], spans: Span[], q: QuestionInfo): Flo
     let value = 0;
     let verb = 0;
     let punct = 0;
+    let prepositions = 0;
+    let head = 0;
     for (let i = s.from; i < s.to; i++) {
       const t = terms[i]!;
+      if (t.tags.has('Preposition')) prepositions++;
+      if (q.head && t.stem === q.head) head = 1;
       if (t.stem && q.stems.has(t.stem)) questionWords++;
       const f = wanted ? fit(t, wanted) : 0;
       fitSum += f;
@@ -340,6 +371,10 @@ export function spanFeatures(terms: Term[], spans: Span[], q: QuestionInfo): Flo
     }
     const run = runs.find((r) => r.from <= s.from && s.to <= r.to);
     const prev = terms[s.from - 1];
+    const next = terms[s.to];
+    const isQuestionWord = (t: Term | undefined) => Number(!!t?.stem && q.stems.has(t.stem));
+    const first = terms[s.from]!;
+    const commonThenProper = Number(length > 1 && !first.tags.has('ProperNoun') && proper > 0);
     return Float32Array.from([
       length,
       questionWords / length,
@@ -368,6 +403,13 @@ export function spanFeatures(terms: Term[], spans: Span[], q: QuestionInfo): Flo
       ...oneHot(wordClass(terms[s.to - 1])),
       ...QUESTION_TYPES.map((t) => Number(q.type === t)),
       Math.min(terms.length, 80),
+      ...WH_WORDS.map((w) => Number(q.wh === w)),
+      prepositions,
+      head,
+      isQuestionWord(prev),
+      isQuestionWord(next),
+      commonThenProper,
+      ...context,
     ]);
   });
 }
@@ -399,16 +441,16 @@ export class LearnedReader {
   constructor(readonly models: ReaderModels) {}
 
   /** Probability, for each candidate, that it contains the answer. */
-  rankSentences(q: QuestionInfo, candidates: SentenceCandidate[]): number[] {
-    return sentenceFeatures(q, candidates).map((x) => sigmoid(predictRaw(this.models.sentence, x)));
+  rankSentences(q: QuestionInfo, candidates: SentenceCandidate[], features = sentenceFeatures(q, candidates)): number[] {
+    return features.map((x) => sigmoid(predictRaw(this.models.sentence, x)));
   }
 
   /** The best span of one sentence, with its score (the model's expected token F1). */
-  bestSpan(q: QuestionInfo, sentence: string): { text: string; score: number } | null {
+  bestSpan(q: QuestionInfo, sentence: string, features: Float32Array): { text: string; score: number } | null {
     const terms = termsOf(sentence);
     const spans = spanCandidates(terms, q);
     if (!spans.length) return null;
-    const scores = spanFeatures(terms, spans, q).map((x) => sigmoid(predictRaw(this.models.span, x)));
+    const scores = spanFeatures(terms, spans, q, features).map((x) => sigmoid(predictRaw(this.models.span, x)));
     let best = 0;
     for (let i = 1; i < scores.length; i++) if (scores[i]! > scores[best]!) best = i;
     return { text: spans[best]!.text, score: scores[best]! };
@@ -421,7 +463,8 @@ export class LearnedReader {
    */
   read(q: QuestionInfo, candidates: SentenceCandidate[], spanStep?: 'none'): ReadResult | null {
     if (!candidates.length) return null;
-    const p = this.rankSentences(q, candidates);
+    const features = sentenceFeatures(q, candidates);
+    const p = this.rankSentences(q, candidates, features);
     const order = p.map((_, i) => i).sort((a, b) => p[b]! - p[a]! || a - b);
     const top = order[0]!;
     if (q.answerType === 'open' || spanStep === 'none') {
@@ -435,7 +478,7 @@ export class LearnedReader {
     }
     let best: { i: number; text: string; score: number; joint: number } | null = null;
     for (const i of order.slice(0, this.models.sentencesForSpans)) {
-      const span = this.bestSpan(q, candidates[i]!.text);
+      const span = this.bestSpan(q, candidates[i]!.text, features[i]!);
       if (!span) continue;
       const joint = p[i]! * span.score;
       if (!best || joint > best.joint) best = { i, ...span, joint };
