@@ -93,8 +93,11 @@ function prepare(h: Half): Prepared[] {
   return h.questions.map((item) => {
     const q = analyseQuestion(item.question, h.rarity);
     const candidates: SentenceCandidate[] = [];
-    h.bm25.search(item.question, TOP_CHUNKS).forEach(([id], chunkRank) => {
-      splitSentences(h.chunks[Number(id)]!).forEach((text, position) => candidates.push({ text, chunkRank, position }));
+    const hits = h.bm25.search(item.question, TOP_CHUNKS);
+    const top = Math.max(0, ...hits.map(([, score]) => score));
+    hits.forEach(([id, score], chunkRank) => {
+      const chunkBm25 = top > 0 ? score / top : 1;
+      splitSentences(h.chunks[Number(id)]!).forEach((text, position) => candidates.push({ text, chunkRank, chunkBm25, position }));
     });
     const labels = candidates.map((c) => Number(item.answers.some((a) => c.text.includes(a))));
     return { q, item, candidates, labels, features: candidates.length ? sentenceFeatures(q, candidates) : [] };

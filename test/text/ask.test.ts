@@ -108,7 +108,7 @@ describe('query rewriting and entities', () => {
       const other = 'An unrelated sentence about weather and rain in the valley.';
       const r = reader.read(
         analyseQuestion(question, rarity),
-        [other, sentence, other].map((text, position) => ({ text, chunkRank: 0, position })),
+        [other, sentence, other].map((text, position) => ({ text, chunkRank: 0, chunkBm25: 1, position })),
       );
       expect(r?.sentence).toBe(sentence);
       expect(r?.answer).toBe(expected);
@@ -129,6 +129,13 @@ describe('confidence and grounding arithmetic', () => {
     expect(one.score).toBeCloseTo(0.5167, 4);
     expect(one.level).toBe('medium');
     expect(confidenceOf([], 0)).toMatchObject({ score: 0, level: 'low' });
+    // With the reader's support: 0.25 x 0.5167 + 0.75 x 0.8 = 0.7292, at or above the extractive high threshold (0.71).
+    const supported = confidenceOf([0.5], 0, 0.8);
+    expect(supported.score).toBeCloseTo(0.7292, 4);
+    expect(supported.level).toBe('high');
+    expect(supported.factors.answer_support).toBe(0.8);
+    // 0.25 x 0.5167 + 0.75 x 0.2 = 0.2792: low.
+    expect(confidenceOf([0.5], 0, 0.2).level).toBe('low');
     expect(c.explanation).toMatch(/^High confidence \(0\.79\): 3 supporting passages/);
   });
 

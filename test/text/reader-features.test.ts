@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { fromRoot } from '../../src/infra/paths.js';
+import { ensembleFromOnnx } from '../../src/infra/tree-ensemble.js';
 import { answerType } from '../../src/text/rag/ask/answer-type.js';
 import { termsOf } from '../../src/text/rag/ask/extractive.js';
 import {
@@ -51,8 +54,8 @@ describe('reader features, on hand-made sentences', () => {
   const q = analyseQuestion('When did the navy build ironclad ships?', (s) => rarities[s] ?? 0);
   const at = (name: (typeof SENTENCE_FEATURES)[number]) => SENTENCE_FEATURES.indexOf(name);
   const [a, b] = sentenceFeatures(q, [
-    { text: 'The navy built three ironclad ships in 1862.', chunkRank: 0, position: 0 },
-    { text: 'Rain fell on the navy yard.', chunkRank: 0, position: 1 },
+    { text: 'The navy built three ironclad ships in 1862.', chunkRank: 0, chunkBm25: 1, position: 0 },
+    { text: 'Rain fell on the navy yard.', chunkRank: 0, chunkBm25: 1, position: 1 },
   ]);
 
   it('weighs the question words a sentence shares by their rarity, and counts shared bigrams', () => {
@@ -95,7 +98,9 @@ describe('reader features, on hand-made sentences', () => {
     // No span starts or ends with a determiner or preposition, and none is made of question words only.
     expect(texts.some((t) => /^(the|in)\b|\b(the|in)$/.test(t))).toBe(false);
     expect(texts).not.toContain('normal school');
-    const sentence = sentenceFeatures(who, [{ text: 'Horace Mann founded the first normal school in Massachusetts.', chunkRank: 0, position: 0 }])[0]!;
+    const sentence = sentenceFeatures(who, [
+      { text: 'Horace Mann founded the first normal school in Massachusetts.', chunkRank: 0, chunkBm25: 1, position: 0 },
+    ])[0]!;
     const f = spanFeatures(terms, [spans.find((s) => s.text === 'Horace Mann')!], who, sentence)[0]!;
     const x = (name: (typeof SPAN_FEATURES)[number]) => f[SPAN_FEATURES.indexOf(name)];
     expect(x('length')).toBe(2);
@@ -113,11 +118,24 @@ describe('reader features, on hand-made sentences', () => {
 describe('the shipped reader', () => {
   const reader = loadLearnedReader();
 
+  it('was trained on the features the code computes today (names and order), as its model card says', () => {
+    const card = JSON.parse(readFileSync(fromRoot('models/text/reader/model-card.json'), 'utf8')) as Record<string, { features: string[] }>;
+    for (const [file, names, part] of [
+      ['sentence.onnx', SENTENCE_FEATURES, 'sentence_ranker'],
+      ['span.onnx', SPAN_FEATURES, 'span_ranker'],
+    ] as const) {
+      const { model, meta } = ensembleFromOnnx(new Uint8Array(readFileSync(fromRoot(`models/text/reader/${file}`))));
+      expect(meta.featureNames).toEqual([...names]);
+      expect(model.nFeatures).toBe(names.length);
+      expect(card[part]!.features).toEqual([...names]);
+    }
+  });
+
   it('answers a factoid question with a span of the sentence that holds it', () => {
     const q = analyseQuestion('Who founded the first normal school?', () => 1);
     const r = reader.read(q, [
-      { text: 'Public schools in Ohio enrolled more children than ever.', chunkRank: 0, position: 0 },
-      { text: 'Horace Mann founded the first normal school in Massachusetts in 1839.', chunkRank: 0, position: 1 },
+      { text: 'Public schools in Ohio enrolled more children than ever.', chunkRank: 0, chunkBm25: 1, position: 0 },
+      { text: 'Horace Mann founded the first normal school in Massachusetts in 1839.', chunkRank: 0, chunkBm25: 1, position: 1 },
     ])!;
     expect(r.answerType).toBe('factoid');
     expect(r.sentence).toBe('Horace Mann founded the first normal school in Massachusetts in 1839.');
@@ -130,7 +148,7 @@ describe('the shipped reader', () => {
     const sentences = ['The drought ruined the wheat in Kansas.', 'Many farmers left Kansas because the rain never came.', 'Corn prices rose in Ohio.'];
     const r = reader.read(
       q,
-      sentences.map((text, position) => ({ text, chunkRank: 0, position })),
+      sentences.map((text, position) => ({ text, chunkRank: 0, chunkBm25: 1, position })),
     )!;
     expect(r.answerType).toBe('open');
     for (const part of r.answer.split(/(?<=\.) /)) expect(sentences).toContain(part);

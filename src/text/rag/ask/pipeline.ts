@@ -235,9 +235,11 @@ export class AskPipeline {
     this.learned ??= loadLearnedReader();
     const q = analyseQuestion(question, rarity);
     const hits = kept.slice(0, READER_CHUNKS);
+    const topBm25 = Math.max(0, ...hits.map((h) => h.bm25_score));
     const candidates: (SentenceCandidate & { hit: SearchHit })[] = hits.flatMap((hit, chunkRank) => {
       const found = splitSentences(hit.text);
-      return (found.length ? found : [hit.text]).map((text, position) => ({ text, chunkRank, position, hit }));
+      const chunkBm25 = topBm25 > 0 ? hit.bm25_score / topBm25 : 1;
+      return (found.length ? found : [hit.text]).map((text, position) => ({ text, chunkRank, chunkBm25, position, hit }));
     });
     const warnings: string[] = [];
     const passageOf = (i: number, text: string) => ({ text, source: candidates[i]!.hit.source, chunk_index: candidates[i]!.hit.chunk_index });

@@ -71,6 +71,8 @@ export interface SentenceCandidate {
   text: string;
   /** Rank of the chunk it comes from among the retrieved chunks (0 = best). */
   chunkRank: number;
+  /** The chunk's BM25 score over the best BM25 score of the retrieved chunks (0 to 1; 1 when none has one). */
+  chunkBm25: number;
   /** Index of the sentence within its chunk. */
   position: number;
 }
@@ -83,7 +85,7 @@ export const SENTENCE_FEATURES = [
   'bm25_relative',
   'idf_relative',
   'idf_rank',
-  'chunk_rank',
+  'chunk_bm25_relative',
   'position',
   'length',
   'proximity',
@@ -211,7 +213,7 @@ export function sentenceFeatures(q: QuestionInfo, candidates: SentenceCandidate[
       b.bm25 / maxBm25,
       b.idf / maxIdf,
       Math.min(rank[i]!, 30),
-      c.chunkRank,
+      c.chunkBm25,
       Math.min(c.position, 50),
       Math.min(tokens[i]!.length, 80),
       proximity(tokens[i]!, q),
