@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type GbdtParams, trainGbdt } from '../../scripts/lib/ml/gbdt.js';
+import { type GbdtParams, trainGbdt, trainGbdtHistogram } from '../../scripts/lib/ml/gbdt.js';
 import { ensembleToOnnx } from '../../scripts/lib/ml/onnx-trees.js';
 import { rng } from '../../src/infra/rng.js';
 import { ensembleFromOnnx, predictRaw, sigmoid } from '../../src/infra/tree-ensemble.js';
@@ -49,5 +49,28 @@ describe('GBDT trainer', () => {
     const { model: back, meta } = ensembleFromOnnx(ensembleToOnnx(model, { featureNames: ['a', 'b', 'c'], version: '9.9.9' }));
     expect(meta).toEqual({ featureNames: ['a', 'b', 'c'], version: '9.9.9' });
     for (const x of X) expect(predictRaw(back, x)).toBeCloseTo(predictRaw(model, x), 5);
+  });
+});
+
+describe('histogram GBDT (trainGbdtHistogram)', () => {
+  it('splits at a data value between the classes (x <= 1 left) and separates them', () => {
+    const X = [0, 1, 2, 3].map((x) => Float32Array.from([x]));
+    const y = [0, 0, 1, 1];
+    const model = trainGbdtHistogram(X, y, {
+      nTrees: 1,
+      maxDepth: 1,
+      learningRate: 1,
+      minChildWeight: 0.1,
+      lambda: 0,
+      gamma: 0,
+      subsample: 1,
+      colsample: 1,
+      seed: 1,
+      bins: 64,
+    });
+    const root = model.trees[0]!.nodes[0]!;
+    expect([root.feature, root.threshold]).toEqual([0, 1]);
+    // Base score log(0.5 / 0.5) = 0; each leaf is -G / H = -(2 x 0.5) / (2 x 0.25) = -/+2 with learning rate 1.
+    expect(X.map((x) => predictRaw(model, x))).toEqual([-2, -2, 2, 2]);
   });
 });

@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type QaReader, loadQaReader } from '../../src/text/models.js';
 import { makeApp, tempDir } from '../helpers/app.js';
@@ -71,5 +73,47 @@ describe('QA reader from the Hub (READER_MODEL)', () => {
     const none = await makeApp();
     expect(none.rag.reader).toBeNull();
     await none.close();
+  });
+});
+
+describe('/rag/ask with READER_MODEL', () => {
+  const hub = new FakeHub().publish('test-org/word-match-reader', dir);
+  const docs = tempDir('reader-docs-');
+  beforeAll(async () => {
+    writeFileSync(join(docs, 'fleet.txt'), 'Farmers grew wheat in Kansas. The navy ships sailed up the river to London. Prices of corn fell.');
+    await hub.start();
+  });
+  afterAll(() => hub.stop());
+  const ask = async (model: string) => {
+    const app = await makeApp({
+      DOCS_DIR: docs,
+      RAG_INDEX_ON_START: false,
+      HF_ENDPOINT: hub.url,
+      MODEL_CACHE_DIR: tempDir('reader-cache-'),
+      READER_MODEL: model,
+    });
+    try {
+      await app.inject({ method: 'POST', url: '/rag/index', payload: {} });
+      return (await app.inject({ method: 'POST', url: '/rag/ask', payload: { question: 'Did the navy ships sail to London?' } })).json();
+    } finally {
+      await app.close();
+    }
+  };
+
+  it("reads the factoid span with the model: the fixture's answer is made of the question's own words", async () => {
+    const body = await ask('test-org/word-match-reader');
+    expect(body.answer_type).toBe('factoid');
+    expect(body.answer_passage).toBe('The navy ships sailed up the river to London.');
+    expect(body.answer_passage).toContain(body.answer);
+    const question = new Set(['did', 'the', 'navy', 'ships', 'sail', 'to', 'london']);
+    for (const w of body.answer.toLowerCase().split(/\s+/)) expect(question).toContain(w);
+    expect(body.warnings).toEqual([]);
+  });
+
+  it('falls back to the learned reader with a warning when the model cannot be loaded', async () => {
+    const body = await ask('test-org/no-such-reader');
+    expect(body.answer_passage).toContain(body.answer);
+    expect(body.answer.length).toBeGreaterThan(0);
+    expect(body.warnings.join(' ')).toMatch(/READER_MODEL.*learned reader/);
   });
 });

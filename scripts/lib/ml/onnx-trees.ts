@@ -7,7 +7,15 @@ import { type Ensemble, INPUT_NAME, type TreeModelMeta } from '../../../src/infr
  * post_transform LOGISTIC over the summed leaf weights plus the base score.
  * Node covers and feature names travel in metadata_props, since the operator has no attribute for them.
  */
-export function ensembleToOnnx(model: Ensemble, meta: TreeModelMeta): Uint8Array {
+export function ensembleToOnnx(
+  model: Ensemble,
+  meta: TreeModelMeta,
+  about: { producer: string; docString: string; graph: string } = {
+    producer: 'survival-gbdt',
+    docString: 'Gradient-boosted trees for Titanic survival',
+    graph: 'survival',
+  },
+): Uint8Array {
   const a = {
     treeIds: [] as number[],
     nodeIds: [] as number[],
@@ -67,11 +75,11 @@ export function ensembleToOnnx(model: Ensemble, meta: TreeModelMeta): Uint8Array
     ],
   };
   return encodeModel({
-    producer: 'survival-gbdt',
-    docString: 'Gradient-boosted trees for Titanic survival',
+    producer: about.producer,
+    docString: about.docString,
     opsets: { '': 17, 'ai.onnx.ml': 3 },
     graph: {
-      name: 'survival',
+      name: about.graph,
       node: [node],
       input: [{ ...valueInfoFloat(INPUT_NAME, model.nFeatures) }],
       output: [

@@ -104,3 +104,37 @@ export async function evaluateRetrieval(squad: Squad, embed: Embed, progress?: (
   }
   return Object.fromEntries(Object.entries(ranks).map(([k, r]) => [k, summarise(r)]));
 }
+
+/** Lower case, no punctuation, no articles, single spaces: the official evaluation script's normalisation. */
+export function normalise(s: string): string {
+  return s
+    .toLowerCase()
+    .replace(/[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g, '')
+    .replace(/\b(a|an|the)\b/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean)
+    .join(' ');
+}
+
+/** Token F1 of a prediction against one gold answer (official SQuAD v1.1 definition). */
+export function f1(prediction: string, gold: string): number {
+  const p = normalise(prediction).split(' ').filter(Boolean);
+  const g = normalise(gold).split(' ').filter(Boolean);
+  const counts = new Map<string, number>();
+  for (const t of g) counts.set(t, (counts.get(t) ?? 0) + 1);
+  let same = 0;
+  for (const t of p) {
+    const c = counts.get(t) ?? 0;
+    if (c > 0) {
+      same++;
+      counts.set(t, c - 1);
+    }
+  }
+  if (same === 0) return 0;
+  const precision = same / p.length;
+  const recall = same / g.length;
+  return (2 * precision * recall) / (precision + recall);
+}
+
+export const bestF1 = (prediction: string, golds: string[]) => Math.max(0, ...golds.map((g) => f1(prediction, g)));
+export const exactMatch = (prediction: string, golds: string[]) => golds.some((g) => normalise(g) === normalise(prediction));

@@ -103,6 +103,15 @@ async function ragPlugin(app: FastifyInstance) {
     const flat = out.data as Float32Array;
     return Array.from({ length: n }, (_, i) => Array.from(flat.subarray(i * dim, (i + 1) * dim)));
   };
+  // READER_MODEL reads the answer span when set; a failure to load is logged, and the learned reader answers meanwhile.
+  const loadedReader = c.READER_MODEL ? lazy(() => loadQaReader(c.READER_MODEL!, hub)) : null;
+  const reader = loadedReader
+    ? () =>
+        loadedReader().catch((err: Error) => {
+          app.log.warn({ model: c.READER_MODEL, reason: err instanceof ModelLoadError ? err.reason : err.message }, 'question-answering model not loadable');
+          throw err;
+        })
+    : null;
 
   const pipeline = lazy(
     async () =>
@@ -114,6 +123,7 @@ async function ragPlugin(app: FastifyInstance) {
         abbreviations: DEFAULT_ABBREVIATIONS,
         llmRewrite: c.RAG_LLM_REWRITE,
         rerank: c.RAG_RERANK,
+        reader,
       }),
   );
 
@@ -121,7 +131,7 @@ async function ragPlugin(app: FastifyInstance) {
     service,
     ask: pipeline,
     chroma,
-    reader: c.READER_MODEL ? lazy(() => loadQaReader(c.READER_MODEL!, hub)) : null,
+    reader,
     async start() {
       const rag = await service();
       if (!c.RAG_INDEX_ON_START) return rag.sync();

@@ -120,6 +120,25 @@ export async function ragRoutes(app: FastifyInstance, opts: { service: Lazy<RagS
     },
   );
 
+  // The answer's main fields; the rest of the response (context, entities, guardrails, timings...) is as described in
+  // docs/text.md.
+  const AskResponse = z.looseObject({
+    answer: z.string().describe('a short span for a factoid question, one or two sentences for an open one (extractive), or the LLM answer'),
+    answer_type: z
+      .enum(['factoid', 'open'])
+      .describe('the kind of answer the question wants: factoid (who, when, where, how many, which X...) or open (why, how, what did X say about Y...)'),
+    answer_passage: z
+      .string()
+      .nullable()
+      .describe('the sentence(s) of the documents the extractive answer comes from (for a factoid, the sentence holding the span); null for LLM answers'),
+    grounding_score: z
+      .number()
+      .nullable()
+      .describe('share of the LLM answer supported by the passages; null for extractive answers, copied from the passages by construction'),
+    confidence: z.enum(['high', 'medium', 'low']),
+    confidence_score: z.number(),
+  });
+
   const AskBody = z.strictObject({
     question: z.string().describe('the question, 3 to 1,000 characters'),
     top_k: z.int().min(1).max(20).default(5).describe('chunks to retrieve, 1 to 20'),
@@ -133,7 +152,7 @@ export async function ragRoutes(app: FastifyInstance, opts: { service: Lazy<RagS
         tags: ['rag'],
         summary: 'Answer a question from the documents (guardrails, rewriting, hybrid retrieval, grounding, confidence)',
         body: AskBody,
-        response: { 200: z.record(z.string(), z.unknown()), 400: Detail, 409: Detail, 503: Detail },
+        response: { 200: AskResponse, 400: Detail, 409: Detail, 503: Detail },
       },
     },
     async (request) => (await pipeline()).ask(request.body.question, request.body.top_k),

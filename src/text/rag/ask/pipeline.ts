@@ -1,14 +1,17 @@
 // Question answering in seven visible steps: guard the question, rewrite it, retrieve, filter by relevance,
 // answer (LLM with citations, or extractive), check grounding, score confidence.
 import type { Llm } from '../../llm/llm.js';
+import type { QaReader } from '../../qa-reader.js';
+import { splitSentences } from '../../sentences.js';
 import { bm25Tokens } from '../../search/bm25.js';
 import { TextHttpError } from '../../errors.js';
 import { RERANK_DEPTH, type RagService, type SearchHit } from '../service.js';
+import { type AnswerType, answerType } from './answer-type.js';
 import { confidenceOf } from './confidence.js';
-import { extractAnswer } from './extractive.js';
 import { checkQuestion, groundingScore } from './guardrails.js';
 import { type Lexicon, loadLexicon } from './lexicon.js';
 import { DEFAULT_SUPPORT, type SupportSettings, type SupportVerdict, WordVectorCache, type WordVectors, checkSupport } from './support.js';
+import { type LearnedReader, type SentenceCandidate, analyseQuestion, loadLearnedReader } from './reader.js';
 import { type Change, type Entities, expandAbbreviations, extractEntities, fixTypos, vocabulary } from './rewrite.js';
 
 export interface AskSettings {
@@ -25,13 +28,21 @@ export interface AskSettings {
   lexicon?: Lexicon;
   /** Single-word vectors for the support check's close equivalents; without, only same-stem words count. */
   wordVectors?: WordVectors;
+  /** READER_MODEL: a question-answering model for the span step of extractive answers (else the learned span ranker). */
+  reader?: (() => Promise<QaReader>) | null;
 }
+
+/** Retrieved chunks whose sentences the extractive reader ranks. */
+const READER_CHUNKS = 5;
+/** Best sentences a READER_MODEL reads for the span (joined in their order in the chunks). */
+const MODEL_READER_SENTENCES = 3;
 
 export type StepListener = (step: string, data: Record<string, unknown>) => void;
 
 const NOT_FOUND = 'The document collection does not contain information to answer this question.';
 
 export class AskPipeline {
+  private learned: LearnedReader | null = null;
   private vocab: { generation: number; words: Map<string, number>; stemDf: Map<string, number>; docs: number } | null = null;
   private readonly lexicon: Lexicon;
   private readonly wordVectors: WordVectorCache | undefined;
@@ -153,8 +164,9 @@ export class AskPipeline {
         kept,
         answer: NOT_FOUND,
         passage: null,
+        answerType: answerType(original),
         llm: false,
-        grounding: 1,
+        grounding: null,
         guardrails,
         confidence,
         timings,
@@ -182,30 +194,38 @@ export class AskPipeline {
         // Streaming callers get the provider's tokens as they come.
         const r = onToken ? await this.llm.stream(prompt, onToken, { system, signal }) : await this.llm.generate(prompt, { system, signal });
         if (r.ok)
-          return { answer: r.text, passage: null as null | { text: string; source: string; chunk_index: number }, llm: true, fallback: null as string | null };
-        const ex = this.extract(original, kept);
+          return { answer: r.text, passage: null, answerType: answerType(original), support: null, llm: true, fallback: null as string | null, warnings: [] };
+        const ex = await this.extract(original, kept);
         // Tokens already streamed are superseded: the client is told before the extractive answer follows.
         onStep?.('answer_fallback', { reason: r.reason });
         await onToken?.(ex.answer);
         return { ...ex, llm: false, fallback: r.reason };
       }
-      const ex = this.extract(original, kept);
+      const ex = await this.extract(original, kept);
       await onToken?.(ex.answer);
       return { ...ex, llm: false, fallback: 'no_key' };
     });
-    onStep?.('answer', { llm_powered: answered.llm });
+    onStep?.('answer', { llm_powered: answered.llm, answer_type: answered.answerType });
 
-    // 6. Guardrail 3: grounding of the answer (the extractive passage is checked as the answer's support).
-    const grounding = await time('guardrail_grounding', () =>
-      groundingScore(
-        answered.passage?.text ?? answered.answer,
-        kept.map((h) => h.text),
-      ),
+    // 6. Guardrail 3: grounding of an LLM answer. An extractive answer is copied from a retrieved passage, so the
+    // check would pass by construction: it is reported as not applicable.
+    const warnings: string[] = [...answered.warnings];
+    const g = await time('guardrail_grounding', () =>
+      answered.llm
+        ? groundingScore(
+            answered.answer,
+            kept.map((h) => h.text),
+          )
+        : null,
     );
-    const warnings: string[] = [];
-    if (grounding.score < this.settings.groundingThreshold)
-      warnings.push(`Only ${Math.round(grounding.score * 100)}% of the answer is supported by the retrieved passages: check the sources.`);
-    guardrails.grounding = { passed: grounding.score >= this.settings.groundingThreshold, score: grounding.score, unsupported: grounding.unsupported };
+    const grounding = g?.score ?? null;
+    if (g) {
+      if (g.score < this.settings.groundingThreshold)
+        warnings.push(`Only ${Math.round(g.score * 100)}% of the answer is supported by the retrieved passages: check the sources.`);
+      guardrails.grounding = { applicable: true, passed: g.score >= this.settings.groundingThreshold, score: g.score, unsupported: g.unsupported };
+    } else {
+      guardrails.grounding = { applicable: false, reason: 'extractive answer: copied from a retrieved passage' };
+    }
     onStep?.('guardrail_grounding', guardrails.grounding as Record<string, unknown>);
     if (answered.fallback === 'no_key')
       warnings.push('No language model is configured (LLM_API_KEY is unset): the answer is a passage extracted from the documents, not a generated one.');
@@ -216,6 +236,7 @@ export class AskPipeline {
       confidenceOf(
         kept.map((h) => h.semantic_score),
         entityCoverage(entityList, kept),
+        answered.support ?? undefined,
       ),
     );
     return this.result({
@@ -227,8 +248,9 @@ export class AskPipeline {
       kept,
       answer: answered.answer,
       passage: answered.passage,
+      answerType: answered.answerType,
       llm: answered.llm,
-      grounding: grounding.score,
+      grounding,
       guardrails,
       confidence,
       timings,
@@ -246,13 +268,70 @@ export class AskPipeline {
     }
   }
 
-  private extract(question: string, kept: SearchHit[]) {
+  /**
+   * The extractive answer: the learned reader ranks the sentences of the best chunks; a factoid question gets the best
+   * span (from READER_MODEL when set, else the learned span ranker) with its sentence as the passage, an open question
+   * its best one or two sentences.
+   */
+  private async extract(question: string, kept: SearchHit[]) {
     const { stemDf, docs } = this.corpusVocab();
     // Rare words say more about where the answer is: a smoothed inverse document frequency.
     const rarity = (stem: string) => Math.log(1 + docs / (1 + (stemDf.get(stem) ?? 0)));
-    const ex = extractAnswer(question, kept, rarity);
-    if (!ex) return { answer: kept[0]!.text.slice(0, 300), passage: { text: kept[0]!.text, source: kept[0]!.source, chunk_index: kept[0]!.chunk_index } };
-    return { answer: ex.answer, passage: { text: ex.passage, source: ex.source, chunk_index: ex.chunk_index } };
+    this.learned ??= loadLearnedReader();
+    const q = analyseQuestion(question, rarity);
+    const hits = kept.slice(0, READER_CHUNKS);
+    const topBm25 = Math.max(0, ...hits.map((h) => h.bm25_score));
+    const candidates: (SentenceCandidate & { hit: SearchHit })[] = hits.flatMap((hit, chunkRank) => {
+      const found = splitSentences(hit.text);
+      const chunkBm25 = topBm25 > 0 ? hit.bm25_score / topBm25 : 1;
+      return (found.length ? found : [hit.text]).map((text, position) => ({ text, chunkRank, chunkBm25, position, hit }));
+    });
+    const warnings: string[] = [];
+    const passageOf = (i: number, text: string) => ({ text, source: candidates[i]!.hit.source, chunk_index: candidates[i]!.hit.chunk_index });
+    if (q.answerType === 'factoid' && this.settings.reader) {
+      try {
+        const reader = await this.settings.reader();
+        const p = this.learned.rankSentences(q, candidates);
+        const best = p
+          .map((_, i) => i)
+          .sort((a, b) => p[b]! - p[a]! || a - b)
+          .slice(0, MODEL_READER_SENTENCES)
+          .sort((a, b) => candidates[a]!.chunkRank - candidates[b]!.chunkRank || candidates[a]!.position - candidates[b]!.position);
+        // The best sentences in reading order, and where each starts in the joined context.
+        let context = '';
+        const starts = best.map((i) => {
+          context += (context ? ' ' : '') + candidates[i]!.text;
+          return context.length - candidates[i]!.text.length;
+        });
+        const found = await reader.answer(question, context);
+        if (found.answer) {
+          let k = 0;
+          while (k + 1 < starts.length && starts[k + 1]! <= found.start) k++;
+          const i = best[k]!;
+          return {
+            answer: found.answer,
+            passage: passageOf(i, candidates[i]!.text),
+            answerType: 'factoid' as AnswerType,
+            support: p[i]! * found.score,
+            warnings,
+          };
+        }
+      } catch (err) {
+        warnings.push(`The question-answering model (READER_MODEL) could not be used (${(err as Error).message}); the learned reader answered.`);
+      }
+    }
+    const read = this.learned.read(q, candidates);
+    if (!read) {
+      const top = kept[0]!;
+      return {
+        answer: top.text.slice(0, 300),
+        passage: { text: top.text, source: top.source, chunk_index: top.chunk_index },
+        answerType: q.answerType,
+        support: 0,
+        warnings,
+      };
+    }
+    return { answer: read.answer, passage: passageOf(read.candidate, read.sentence), answerType: read.answerType, support: read.support, warnings };
   }
 
   private result(r: {
@@ -264,8 +343,9 @@ export class AskPipeline {
     kept: SearchHit[];
     answer: string;
     passage: { text: string; source: string; chunk_index: number } | null;
+    answerType: AnswerType;
     llm: boolean;
-    grounding: number;
+    grounding: number | null;
     guardrails: Record<string, unknown>;
     confidence: ReturnType<typeof confidenceOf>;
     timings: Record<string, number>;
@@ -273,13 +353,14 @@ export class AskPipeline {
   }) {
     return {
       answer: r.answer,
+      answer_type: r.answerType,
       answer_passage: r.passage?.text ?? null,
       answer_source: r.passage ? { source: r.passage.source, chunk_index: r.passage.chunk_index } : null,
       confidence: r.confidence.level,
       confidence_score: r.confidence.score,
       confidence_factors: r.confidence.factors,
       confidence_explanation: r.confidence.explanation,
-      grounding_score: Math.round(r.grounding * 1e4) / 1e4,
+      grounding_score: r.grounding === null ? null : Math.round(r.grounding * 1e4) / 1e4,
       sources: [...new Set(r.kept.map((h) => h.source))],
       context: r.kept.map(({ text, source, chunk_index, start, end, semantic_score, bm25_score, combined_score, rerank_score }, i) => ({
         number: i + 1,

@@ -1,0 +1,39 @@
+// What kind of answer a question wants. A factoid question (who, when, where, how many, which X, what year, what did
+// X abolish...) is answered by a short span of a sentence; an open question (why, how, describe, explain, what did X
+// say / propose / warn about Y, what were the effects of Y...) by whole sentences.
+
+export type AnswerType = 'factoid' | 'open';
+
+/** "how" followed by one of these asks for a quantity or a degree (a factoid), not a manner or an explanation. */
+const HOW_QUANTITY = /\bhow (many|much|long|far|old|large|big|small|tall|high|deep|wide|fast|often|few|early|late|soon|heavy|hot|cold|frequently|severe)\b/;
+
+/** Verbs of saying, thinking and proposing: what someone said about something is an open question. */
+const DISCOURSE =
+  'say|said|says|saying|think|thought|thinks|propose|proposed|proposes|warn|warned|warns|argue|argued|argues|believe|believed|believes|' +
+  'claim|claimed|claims|mean|meant|means|suggest|suggested|suggests|promise|promised|promises|urge|urged|urges|describe|described|describes|' +
+  'explain|explained|explains|talk|talked|talks|speak|spoke|speaks|feel|felt|feels|write|wrote|writes|ask|asked|asks|recommend|recommended|' +
+  'advocate|advocated|criticize|criticized|criticise|criticised|announce|announced|envision|envisioned|hope|hoped|fear|feared|insist|insisted|' +
+  'emphasize|emphasized|emphasise|emphasised|stress|stressed|call for|called for|calls for|plan|planned|want|wanted|intend|intended|report|reported|reports';
+
+const OPEN: RegExp[] = [
+  /^\s*(why|how come)\b/,
+  /\bwhy\b/,
+  /^\s*(describe|explain|summari[sz]e|discuss|outline|compare|tell me|give me an overview|what about)\b/,
+  /\b(tell me (about|more)|in what way|for what reason|what is the (reason|purpose|significance|meaning|point|idea))\b/,
+  new RegExp(`\\bwhat (do|does|did|will|would|can|could|should|has|have|had)\\b.*\\b(${DISCOURSE})\\b`),
+  new RegExp(`\\b(${DISCOURSE}) (about|on|regarding|concerning)\\b`),
+  /\bwhat (was|were|is|are) (the |his |her |their |its |[\w-]+'s? )?(main |central |overall )?(view|views|position|stance|opinion|attitude|argument|arguments|message|vision|philosophy|legacy|reasons?|consequences?|effects?|impact|significance|causes?|benefits?|risks?|dangers?|idea|point|themes?)\b/,
+];
+
+/**
+ * The type of answer the question wants: "open" for explanations, manners, reasons and what someone said or
+ * proposed; "factoid" for everything else (names, dates, places, quantities, things).
+ */
+export function answerType(question: string): AnswerType {
+  const q = question.toLowerCase().replace(/\s+/g, ' ').trim();
+  // Asking for a person, a time, a place or one of a kind is a factoid, whatever the verb ("which summit did she speak about?").
+  if (!/\bwhy\b/.test(q) && /^(\w+ )?(which|who|whom|whose|when|where)\b|^(in |during |by )?what (year|date|month|day|century|decade)\b/.test(q))
+    return 'factoid';
+  if (/^\s*how\b|\bhow (did|do|does|is|are|was|were|can|could|should|will|would|has|have|had)\b/.test(q) && !HOW_QUANTITY.test(q)) return 'open';
+  return OPEN.some((re) => re.test(q)) ? 'open' : 'factoid';
+}

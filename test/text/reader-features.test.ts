@@ -1,0 +1,156 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { fromRoot } from '../../src/infra/paths.js';
+import { ensembleFromOnnx } from '../../src/infra/tree-ensemble.js';
+import { answerType } from '../../src/text/rag/ask/answer-type.js';
+import { termsOf } from '../../src/text/rag/ask/extractive.js';
+import {
+  SENTENCE_FEATURES,
+  SPAN_FEATURES,
+  analyseQuestion,
+  loadLearnedReader,
+  sentenceFeatures,
+  spanCandidates,
+  spanFeatures,
+} from '../../src/text/rag/ask/reader.js';
+
+describe('answer type of a question', () => {
+  it.each([
+    ['who', 'Who founded the first normal school?'],
+    ['whom', 'To whom did the king give the land?'],
+    ['when', 'When did the navy build the ships?'],
+    ['where', 'Where did the fleet sail in 1862?'],
+    ['how many', 'How many workers built the canal?'],
+    ['how much', 'How much did the bridge cost?'],
+    ['how long', 'How long did the war last?'],
+    ['which X', 'Which company operated the canal?'],
+    ['what year', 'In what year did the canal open?'],
+    ['what did X (action)', 'What did Lyndon Johnson declare war on?'],
+    ['what did X (action)', 'What did the treaty abolish?'],
+    ['what is', 'What is the largest city in Ohio?'],
+    ['what are (list)', 'What are the four freedoms?'],
+    ['name', 'Name the general who commanded the fleet.'],
+  ])('factoid: %s ("%s")', (_, q) => expect(answerType(q)).toBe('factoid'));
+
+  it.each([
+    ['why', 'Why did Roosevelt ask Congress to declare war?'],
+    ['how (manner)', 'How did the president plan to end poverty?'],
+    ['how (process)', 'How does the tariff protect farmers?'],
+    ['describe', 'Describe the Great Society programme.'],
+    ['explain', 'Explain the purpose of the Marshall Plan.'],
+    ['what did X say about Y', 'What did Obama say about health insurance?'],
+    ['what did X propose', 'What did Kennedy propose for the space programme?'],
+    ['what did X warn about', 'What did Eisenhower warn about in his farewell address?'],
+    ['X said about', 'What has the president argued about taxes?'],
+    ['views', "What was Lincoln's position on slavery?"],
+    ['effects', 'What were the effects of the New Deal?'],
+    ['tell me about', 'Tell me about the Louisiana Purchase.'],
+  ])('open: %s ("%s")', (_, q) => expect(answerType(q)).toBe('open'));
+});
+
+describe('reader features, on hand-made sentences', () => {
+  // Question stems: navi, build, ironclad, ship; rarities chosen by hand (total 8).
+  const rarities: Record<string, number> = { navi: 1, build: 2, ironclad: 4, ship: 1 };
+  const q = analyseQuestion('When did the navy build ironclad ships?', (s) => rarities[s] ?? 0);
+  const at = (name: (typeof SENTENCE_FEATURES)[number]) => SENTENCE_FEATURES.indexOf(name);
+  const [a, b] = sentenceFeatures(q, [
+    { text: 'The navy built three ironclad ships in 1862.', chunkRank: 0, chunkBm25: 1, position: 0 },
+    { text: 'Rain fell on the navy yard.', chunkRank: 0, chunkBm25: 1, position: 1 },
+  ]);
+
+  it('weighs the question words a sentence shares by their rarity, and counts shared bigrams', () => {
+    // "built" does not stem to "build": the first sentence shares navi (1), ironclad (4) and ship (1) of 8.
+    expect(a![at('idf_overlap')]).toBeCloseTo(6 / 8, 6);
+    expect(a![at('word_overlap')]).toBeCloseTo(3 / 4, 6);
+    // Question bigrams: navi build, build ironclad, ironclad ship; the sentence has "ironclad ship".
+    expect(a![at('bigram_overlap')]).toBeCloseTo(1 / 3, 6);
+    expect(b![at('idf_overlap')]).toBeCloseTo(1 / 8, 6);
+    expect(b![at('idf_relative')]).toBeCloseTo(1 / 8 / (6 / 8), 5);
+    expect([a![at('idf_rank')], b![at('idf_rank')]]).toEqual([0, 1]);
+  });
+
+  it('scores BM25 with the rarities as IDF and the candidates’ mean length', () => {
+    // Content lengths 6 and 4, mean 5; each matched word has tf 1: w * 2.2 / (1 + 1.2 * (0.25 + 0.75 * len / 5)).
+    const bm25a = (6 * 2.2) / (1 + 1.2 * (0.25 + (0.75 * 6) / 5));
+    const bm25b = (1 * 2.2) / (1 + 1.2 * (0.25 + (0.75 * 4) / 5));
+    expect(a![at('bm25')]).toBeCloseTo(bm25a, 4);
+    expect(b![at('bm25')]).toBeCloseTo(bm25b, 4);
+    expect(b![at('bm25_relative')]).toBeCloseTo(bm25b / bm25a, 4);
+  });
+
+  it('measures how close together the shared words are, the answer type present, and the neighbours', () => {
+    // navi, ironclad, ship at content positions 0, 3 and 4: three words in a window of five.
+    expect(a![at('proximity')]).toBeCloseTo(3 / 5, 6);
+    expect(b![at('proximity')]).toBe(1);
+    // A "when" question wants a date: the first sentence has a year, the second none.
+    expect([a![at('type_present')], b![at('type_present')], a![at('question_date')]]).toEqual([1, 0, 1]);
+    expect(a![at('neighbour_idf')]).toBeCloseTo(1 / 8, 6);
+    expect(b![at('neighbour_idf')]).toBeCloseTo(6 / 8, 6);
+  });
+
+  it('describes a span by its length, type fit and distance to the question words', () => {
+    const who = analyseQuestion('Who founded the normal school?', () => 1);
+    const terms = termsOf('Horace Mann founded the first normal school in Massachusetts.');
+    const spans = spanCandidates(terms, who);
+    const texts = spans.map((s) => s.text);
+    expect(texts).toContain('Horace Mann');
+    expect(texts).toContain('Massachusetts');
+    // No span starts or ends with a determiner or preposition, and none is made of question words only.
+    expect(texts.some((t) => /^(the|in)\b|\b(the|in)$/.test(t))).toBe(false);
+    expect(texts).not.toContain('normal school');
+    const sentence = sentenceFeatures(who, [
+      { text: 'Horace Mann founded the first normal school in Massachusetts.', chunkRank: 0, chunkBm25: 1, position: 0 },
+    ])[0]!;
+    const f = spanFeatures(terms, [spans.find((s) => s.text === 'Horace Mann')!], who, sentence)[0]!;
+    const x = (name: (typeof SPAN_FEATURES)[number]) => f[SPAN_FEATURES.indexOf(name)];
+    expect(x('length')).toBe(2);
+    expect(x('question_word_share')).toBe(0);
+    expect(x('type_fit_max')).toBe(1); // tagged Person, which a "who" question wants
+    // Question words at term positions 2 (founded), 5 (normal), 6 (school): distances 1, 4 and 5 after the span.
+    expect(x('near_question_words')).toBeCloseTo((1 / 2 + 1 / 5 + 1 / 6) / 3, 5);
+    expect([x('min_distance'), x('right_distance'), x('left_distance')]).toEqual([1, 1, 30]);
+    expect(x('proper_share')).toBe(1);
+    // Its sentence shares all three question words, each of rarity 1.
+    expect(x('sentence_idf_overlap')).toBe(1);
+  });
+});
+
+describe('the shipped reader', () => {
+  const reader = loadLearnedReader();
+
+  it('was trained on the features the code computes today (names and order), as its model card says', () => {
+    const card = JSON.parse(readFileSync(fromRoot('models/text/reader/model-card.json'), 'utf8')) as Record<string, { features: string[] }>;
+    for (const [file, names, part] of [
+      ['sentence.onnx', SENTENCE_FEATURES, 'sentence_ranker'],
+      ['span.onnx', SPAN_FEATURES, 'span_ranker'],
+    ] as const) {
+      const { model, meta } = ensembleFromOnnx(new Uint8Array(readFileSync(fromRoot(`models/text/reader/${file}`))));
+      expect(meta.featureNames).toEqual([...names]);
+      expect(model.nFeatures).toBe(names.length);
+      expect(card[part]!.features).toEqual([...names]);
+    }
+  });
+
+  it('answers a factoid question with a span of the sentence that holds it', () => {
+    const q = analyseQuestion('Who founded the first normal school?', () => 1);
+    const r = reader.read(q, [
+      { text: 'Public schools in Ohio enrolled more children than ever.', chunkRank: 0, chunkBm25: 1, position: 0 },
+      { text: 'Horace Mann founded the first normal school in Massachusetts in 1839.', chunkRank: 0, chunkBm25: 1, position: 1 },
+    ])!;
+    expect(r.answerType).toBe('factoid');
+    expect(r.sentence).toBe('Horace Mann founded the first normal school in Massachusetts in 1839.');
+    expect(r.sentence).toContain(r.answer);
+    expect(r.answer.length).toBeLessThan(r.sentence.length);
+  });
+
+  it('answers an open question with whole sentences', () => {
+    const q = analyseQuestion('Why did the farmers leave Kansas?', () => 1);
+    const sentences = ['The drought ruined the wheat in Kansas.', 'Many farmers left Kansas because the rain never came.', 'Corn prices rose in Ohio.'];
+    const r = reader.read(
+      q,
+      sentences.map((text, position) => ({ text, chunkRank: 0, chunkBm25: 1, position })),
+    )!;
+    expect(r.answerType).toBe('open');
+    for (const part of r.answer.split(/(?<=\.) /)) expect(sentences).toContain(part);
+  });
+});
