@@ -29,7 +29,8 @@ const TITLE_ALIASES: Record<string, TitleGroup> = {
 
 export function titleGroup(title: string): TitleGroup {
   const key = title.trim().replace(/\.$/, '').toLowerCase();
-  return TITLE_ALIASES[key] ?? 'Rare';
+  // Own keys only: a title like "__proto__" or "constructor" is a rare title, not a property of every object.
+  return Object.hasOwn(TITLE_ALIASES, key) ? TITLE_ALIASES[key]! : 'Rare';
 }
 
 /** Kaggle names look like "Braund, Mr. Owen Harris": the title sits between the comma and the first period. */

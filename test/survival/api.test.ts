@@ -123,7 +123,15 @@ describe('survival API', () => {
   });
 
   it('accepts the bounds themselves and defaults the optional fields', async () => {
-    for (const change of [{ age: 0 }, { age: 100 }, { sibsp: 10, parch: 10 }, { name_title: 'Jonkheer' }, { cabin_multiple: 1 }]) {
+    for (const change of [
+      { age: 0 },
+      { age: 100 },
+      { sibsp: 10, parch: 10 },
+      { name_title: 'Jonkheer' },
+      { name_title: '__proto__' },
+      { name_title: 'constructor' },
+      { cabin_multiple: 1 },
+    ]) {
       expect((await predict({ ...valid, ...change })).statusCode).toBe(200);
     }
     // cabin_multiple defaults to 0; the title of a 29-year-old woman is inferred as Mrs.
