@@ -90,3 +90,14 @@ describe('.env.example', () => {
     expect(missing).toEqual([]);
   });
 });
+
+describe('README configuration table', () => {
+  it('is the one generated from the configuration schema (npm run docs:config rewrites it)', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { fromRoot } = await import('../../src/infra/paths.js');
+    const { withConfigTable } = await import('../../scripts/lib/config-table.js');
+    const readme = readFileSync(fromRoot('README.md'), 'utf8');
+    expect(readme).toBe(withConfigTable(readme));
+    for (const name of ['DOCS_DIR', 'CHROMA_URL', 'EMBEDDING_MODEL', 'RERANK_MODEL', 'RAG_MIN_SEMANTIC']) expect(readme).toContain(`| \`${name}\` |`);
+  });
+});
