@@ -192,6 +192,19 @@ describe.each([
     expect(dialogs).toEqual([]);
   });
 
+  it('shows a strip with the sentiment of each part of a long text, in text order', async () => {
+    const good = 'Quarterly profit rose sharply and the company raised its dividend, beating every forecast. '.repeat(45);
+    const bad = 'The firm reported heavy losses, cut thousands of jobs and warned that revenue would fall again. '.repeat(45);
+    const text = good + bad;
+    const api = (await app.inject({ method: 'POST', url: '/analyze/sentiment', payload: { text } })).json();
+    expect(api.num_chunks).toBeGreaterThan(1);
+    await page.goto(`${base}/sentiment`);
+    await page.fill('#text', text);
+    await Promise.all([page.waitForNavigation(), page.click('button[type="submit"]')]);
+    const parts = await page.locator('#chunk-strip li').evaluateAll((lis) => lis.map((li) => li.className.replace('chunk chunk-', '')));
+    expect(parts).toEqual(api.chunks.map((c: { sentiment: string }) => c.sentiment));
+  });
+
   it('analyses a text on the sentiment page, with bars, and refuses an empty one', async () => {
     await page.goto(`${base}/sentiment`);
     await page.fill('#text', 'Profit rose 20% and beat expectations. <script>alert(3)</script>');

@@ -17,6 +17,9 @@ export const SentimentResponseSchema = z
     emotions: scoresOf(EMOTIONS).describe('mean over chunks of each emotion probability'),
     contextual_sentiment: z.string().describe('two to three sentences: from the LLM, or built from the scores'),
     num_chunks: z.int().describe('chunks of at most 510 tokens analysed'),
+    chunks: z
+      .array(z.object({ sentiment: z.enum(SENTIMENTS), confidence: z.number().min(0).max(1) }))
+      .describe("each chunk's sentiment and its probability, in text order"),
     llm_powered: z.boolean().describe('true only when the LLM text was used'),
     models: z.object({ sentiment: z.string(), emotion: z.string() }),
     llm: z

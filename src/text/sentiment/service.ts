@@ -129,6 +129,8 @@ export interface SentimentResult {
   emotions: Scores<(typeof EMOTIONS)[number]>;
   contextual_sentiment: string;
   num_chunks: number;
+  /** Each chunk's sentiment, in text order. */
+  chunks: { sentiment: (typeof SENTIMENTS)[number]; confidence: number }[];
   llm_powered: boolean;
   models: { sentiment: string; emotion: string };
   llm?: { provider: string; model: string } | { fallback_reason: LlmFailure; detail: string };
@@ -258,6 +260,7 @@ export class SentimentService {
       emotions: Object.fromEntries(EMOTIONS.map((k) => [k, r4(emotions[k])])) as SentimentResult['emotions'],
       contextual_sentiment: llm.ok ? threeSentences(llm.text) : interpretFromScores(scores, emotions, perChunk),
       num_chunks: chunks.length,
+      chunks: perChunkSentiment.map((s, i) => ({ sentiment: perChunk[i]!, confidence: r4(s[perChunk[i]!]) })),
       llm_powered: llm.ok,
       models: models.ids,
       llm: llm.ok ? { provider: llm.provider, model: llm.model } : { fallback_reason: llm.reason, detail: llm.detail },
