@@ -133,5 +133,6 @@ describe('an index run killed mid-run', () => {
       await first.stop('SIGKILL');
       await second?.stop();
     }
-  });
+    // Two service starts, a killed rebuild and a clean reference index: about 20 s alone, more beside the other tests.
+  }, 120_000);
 });
