@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { fromRoot } from '../infra/paths.js';
 import { TextHttpError } from '../text/errors.js';
+import { figuresInWords, questionAnsweringFigures } from '../text/figures.js';
 
 /** The passage with the answer's sentence marked; the template escapes each part. */
 function highlight(text: string, passage: string | null): { before: string; mark: string; after: string } {
@@ -47,6 +48,7 @@ async function askPages(app: FastifyInstance) {
   };
   app.pages.addLink({ href: '/ask', label: 'Ask' }, 'ask questions about the document collection and see the cited passages', () => [
     `Documents: ${app.config.DOCS_DIR}; embedder ${app.config.EMBEDDING_MODEL}; language model ${app.llm.available ? app.llm.model : 'not configured (extractive answers)'}.`,
+    ...questionAnsweringFigures(app.config).map((figure) => `${figuresInWords([figure])}.`),
   ]);
 
   const answer = async (request: FastifyRequest, reply: FastifyReply, question: string) => {

@@ -1,0 +1,55 @@
+// The landing page's headline figures: each comes from a model card or a stored evaluation result, read here
+// independently of the code that renders them.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fromRoot } from '../../src/infra/paths.js';
+import { makeApp } from '../helpers/app.js';
+
+const json = (path: string) => JSON.parse(readFileSync(fromRoot(path), 'utf8')) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
+/** The landing page's text with tags removed and whitespace collapsed. */
+const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+
+describe('landing page headline figures', () => {
+  let app: Awaited<ReturnType<typeof makeApp>>;
+  beforeAll(async () => {
+    app = await makeApp({ RAG_INDEX_ON_START: false });
+  });
+  afterAll(() => app.close());
+
+  it('shows the held-out accuracy of the shipped sentiment and emotion models, from their model cards', async () => {
+    const page = text((await app.inject({ url: '/' })).body);
+    const sentiment = json('models/text/sentiment/model-card.json').metrics;
+    const emotion = json('models/text/emotion/model-card.json').metrics;
+    expect(page).toContain(`held-out tweets ${percent(sentiment.twitter_valid.accuracy)}`);
+    expect(page).toContain(`(all annotators agree) ${percent(sentiment.phrasebank_AllAgree.accuracy)}`);
+    expect(page).toContain(`(GoEmotions) ${percent(sentiment.goemotions_dev_single.accuracy)}`);
+    expect(page).toContain(`seven emotions) ${percent(emotion.goemotions_dev.accuracy)}`);
+  });
+
+  it('shows retrieval recall@5 and question-answering F1 on held-out questions, from the stored results', async () => {
+    const page = text((await app.inject({ url: '/' })).body);
+    const retrieval = json('docs/results/eval-retrieval.json').results.retrievers;
+    const recall = retrieval['hybrid, weight 0.7, theoretical normalisation, held-out half'].recall_at_5 as number;
+    expect(page).toContain(`among the first five ${percent(recall)}`);
+    expect(page).toContain(`held-out SQuAD questions ${(json('docs/results/qa-squad.json').results.f1 as number).toFixed(2)}`);
+  });
+
+  it('shows the survival model cross-validated accuracy from its model card, and the state of an empty movie collection', async () => {
+    const page = text((await app.inject({ url: '/' })).body);
+    const cv = json('models/survival/model-card.json').cv_metrics.mean;
+    expect(page).toContain(`Cross-validated accuracy ${percent(cv.accuracy)}`);
+    expect(page).toContain('0 movies; no run yet');
+  });
+
+  it('gives no figure for a model it was not measured on', async () => {
+    const other = await makeApp({ RAG_INDEX_ON_START: false, SENTIMENT_MODEL: 'Xenova/finbert' });
+    try {
+      const page = text((await other.inject({ url: '/' })).body);
+      expect(page).not.toContain('held-out tweets');
+      expect(page).toContain('seven emotions)');
+    } finally {
+      await other.close();
+    }
+  });
+});
