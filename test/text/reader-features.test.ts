@@ -12,6 +12,7 @@ import {
   sentenceFeatures,
   spanCandidates,
   spanFeatures,
+  titleStems,
 } from '../../src/text/rag/ask/reader.js';
 
 describe('answer type of a question', () => {
@@ -152,5 +153,27 @@ describe('the shipped reader', () => {
     )!;
     expect(r.answerType).toBe('open');
     for (const part of r.answer.split(/(?<=\.) /)) expect(sentences).toContain(part);
+  });
+
+  it("takes a person the document's file name holds as met by every sentence: the answer is not the sentence that names them in passing", () => {
+    // The name is rare in the collection, "war" common (as in a collection of addresses where "Johnson" appears twice).
+    const q = analyseQuestion('What did Lyndon Johnson declare war on?', (stem) => ({ lyndon: 3, johnson: 3, war: 0.5 })[stem] ?? 1);
+    const speech = [
+      'On every continent and in every land to which Mrs. Johnson and I traveled, we found faith and hope.',
+      'This administration today, here and now, declares unconditional war on poverty in America.',
+    ];
+    const candidates = (titleStems?: ReadonlySet<string>) =>
+      speech.map((text, position) => ({ text, chunkRank: 0, chunkBm25: 1, position, ...(titleStems ? { titleStems } : {}) }));
+    const best = (p: number[]) => speech[p.indexOf(Math.max(...p))];
+    // Without the file name the passing mention wins (the failure this guards against), with it the answer does.
+    expect(best(reader.rankSentences(q, candidates()))).toBe(speech[0]);
+    expect(best(reader.rankSentences(q, candidates(titleStems('1964_lyndon_b_johnson_d.txt'))))).toBe(speech[1]);
+  });
+});
+
+describe("a document's file name as words", () => {
+  it('gives the stems of the name without its folder and extension', () => {
+    expect([...titleStems('speeches/1964_lyndon_b_johnson_d.txt')]).toEqual(expect.arrayContaining(['1964', 'lyndon', 'johnson']));
+    expect(titleStems('Super_Bowl_50.txt').has('txt')).toBe(false);
   });
 });

@@ -60,4 +60,35 @@ describe("support check: the kept passages must contain the question's key conte
     expect(rarity('kubernetes', lexicon)).toBe(1);
     expect(rarity('ironclad', lexicon)).toBeGreaterThan(rarity('capital', lexicon));
   });
+
+  describe('with a vocabulary of realistic size', () => {
+    // 8,000 filler words first, so that "iphone", "propose" and "tariff" rank as rare as they do in English.
+    const big = lexiconOf([
+      ...'the of and to in a is what did say about our we must provide for who navy insurance older citizens first lady want national movement creating'.split(
+        ' ',
+      ),
+      ...Array.from({ length: 8000 }, (_, i) => `filler${i}`),
+      ...'iphone propose tariff'.split(' '),
+    ]);
+    const ask = (q: string, passages: { text: string; source: string }[]) => checkSupport(q, extractEntities(q), passages, big);
+    const obama = passage('I want to acknowledge our First Lady, Michelle Obama, who is creating a national movement.', '2010_barack_obama_d.txt');
+    const johnson = passage('We must provide hospital insurance for our older citizens.', '1964_lyndon_b_johnson_d.txt');
+
+    it('refuses a question about a rare thing the passage never mentions, though it holds the person', async () => {
+      const v = await ask('What did Obama say about the iPhone?', [obama]);
+      expect(v.passed).toBe(false);
+      expect(v.missing).toContain('iPhone');
+    });
+
+    it('does not require a rare verb: the thing asked about is what must be there', async () => {
+      expect((await ask('What insurance did Johnson propose for older citizens?', [johnson])).passed).toBe(true);
+    });
+
+    it('leaves a name met only by the file name out of the coverage: the rest of the question must be in the text', async () => {
+      const v = await ask('What did Johnson say about the navy?', [johnson]);
+      expect(v.passed).toBe(false);
+      expect(v.missing).toEqual(['navy']);
+      expect((await ask('What did Johnson say about insurance?', [johnson])).passed).toBe(true);
+    });
+  });
 });

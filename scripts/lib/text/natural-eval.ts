@@ -3,7 +3,8 @@
 // An answerable question is right when one of its acceptable answers (normalised as SQuAD's) occurs in the answer or
 // its sentence; an unanswerable one is right when the answer is "not in the collection". Wrong answers are sorted by
 // where they went wrong: retrieval miss (no kept passage holds an acceptable answer), selection miss (one does, the
-// answer shown does not), false not-found, false answer.
+// answer shown does not), false not-found, false answer. Stricter, "answer itself right" counts an answerable question
+// only when the answer alone (a factoid's span, without its sentence) holds an acceptable answer.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,7 +45,7 @@ export async function runNaturalEval(questionsPath: string, docsDir: string, nor
     const indexed = await (await app.rag.service()).index({ full: true });
     console.log(`indexed ${indexed.documents} documents into ${indexed.chunks_added} chunks`);
     const asker = await app.rag.ask();
-    const rows: { question: string; kind: string; right: boolean; outcome: Outcome; [field: string]: unknown }[] = [];
+    const rows: { question: string; kind: string; right: boolean; answer_itself_right: boolean; outcome: Outcome; [field: string]: unknown }[] = [];
     for (const q of questions) {
       const r = await asker.ask(q.question, 5);
       const notFound = r.answer_passage === null;
@@ -59,6 +60,7 @@ export async function runNaturalEval(questionsPath: string, docsDir: string, nor
         kind: q.kind,
         answerable: q.answerable,
         right: outcome === 'right',
+        answer_itself_right: outcome === 'right' && (!q.answerable || q.answers.some((a) => contains(r.answer, a))),
         outcome,
         answer: r.answer,
         answer_passage: r.answer_passage,
@@ -74,14 +76,15 @@ export async function runNaturalEval(questionsPath: string, docsDir: string, nor
         const of = rows.filter((r) => kind === 'all' || r.kind === kind);
         const right = of.filter((r) => r.right).length;
         const counts = Object.fromEntries(outcomes.map((o) => [o, of.filter((r) => r.outcome === o).length])) as Record<Exclude<Outcome, 'right'>, number>;
-        return [kind, { questions: of.length, right, share_right: Math.round((right / of.length) * 1e4) / 1e4, ...counts }];
+        const itself = of.filter((r) => r.answer_itself_right).length;
+        return [kind, { questions: of.length, right, share_right: Math.round((right / of.length) * 1e4) / 1e4, answer_itself_right: itself, ...counts }];
       }),
     );
-    console.log(`\n| kind | questions | right | share | retrieval miss | selection miss | false not-found | false answer |`);
-    console.log('|---|---|---|---|---|---|---|---|');
+    console.log(`\n| kind | questions | right | share | answer itself right | retrieval miss | selection miss | false not-found | false answer |`);
+    console.log('|---|---|---|---|---|---|---|---|---|');
     for (const [kind, k] of Object.entries(byKind))
       console.log(
-        `| ${kind} | ${k.questions} | ${k.right} | ${k.share_right.toFixed(3)} | ${k.retrieval_miss} | ${k.selection_miss} | ${k.false_not_found} | ${k.false_answer} |`,
+        `| ${kind} | ${k.questions} | ${k.right} | ${k.share_right.toFixed(3)} | ${k.answer_itself_right} | ${k.retrieval_miss} | ${k.selection_miss} | ${k.false_not_found} | ${k.false_answer} |`,
       );
     console.log(`\nwrote ${writeResults('qa-natural', { questions: questionsPath, docs: docsDir, by_kind: byKind, rows })}`);
   } finally {

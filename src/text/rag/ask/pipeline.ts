@@ -11,7 +11,7 @@ import { confidenceOf } from './confidence.js';
 import { checkQuestion, groundingScore } from './guardrails.js';
 import { type Lexicon, loadLexicon } from './lexicon.js';
 import { DEFAULT_SUPPORT, type SupportSettings, type SupportVerdict, WordVectorCache, type WordVectors, checkSupport } from './support.js';
-import { type LearnedReader, type SentenceCandidate, analyseQuestion, loadLearnedReader } from './reader.js';
+import { type LearnedReader, type SentenceCandidate, analyseQuestion, loadLearnedReader, titleStems } from './reader.js';
 import { type Change, type Entities, expandAbbreviations, extractEntities, fixTypos, vocabulary } from './rewrite.js';
 
 export interface AskSettings {
@@ -284,7 +284,8 @@ export class AskPipeline {
     const candidates: (SentenceCandidate & { hit: SearchHit })[] = hits.flatMap((hit, chunkRank) => {
       const found = splitSentences(hit.text);
       const chunkBm25 = topBm25 > 0 ? hit.bm25_score / topBm25 : 1;
-      return (found.length ? found : [hit.text]).map((text, position) => ({ text, chunkRank, chunkBm25, position, hit }));
+      const title = titleStems(hit.source);
+      return (found.length ? found : [hit.text]).map((text, position) => ({ text, chunkRank, chunkBm25, position, titleStems: title, hit }));
     });
     const warnings: string[] = [];
     const passageOf = (i: number, text: string) => ({ text, source: candidates[i]!.hit.source, chunk_index: candidates[i]!.hit.chunk_index });

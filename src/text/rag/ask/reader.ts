@@ -75,6 +75,28 @@ export interface SentenceCandidate {
   chunkBm25: number;
   /** Index of the sentence within its chunk. */
   position: number;
+  /**
+   * Stems of its document's name ("1964_lyndon_b_johnson_d.txt": 1964, lyndon, johnson). A question word the name
+   * holds is met by the whole document, so every sentence of it counts as holding that word: "What did Johnson say
+   * about X" then looks for X in Johnson's speech, not for the one sentence that happens to mention "Mrs. Johnson".
+   */
+  titleStems?: ReadonlySet<string>;
+}
+
+/** The stems of a document's file name, without its extension (digits, underscores and dashes separate words). */
+const titleCache = new Map<string, ReadonlySet<string>>();
+export function titleStems(source: string): ReadonlySet<string> {
+  let stems = titleCache.get(source);
+  if (!stems) {
+    if (titleCache.size > 10_000) titleCache.clear();
+    const base = source
+      .split(/[\\/]/)
+      .pop()!
+      .replace(/\.[^.]*$/, '');
+    stems = new Set(bm25Tokens(base.replace(/[_-]+/g, ' ')));
+    titleCache.set(source, stems);
+  }
+  return stems;
 }
 
 export const SENTENCE_FEATURES = [
@@ -172,10 +194,11 @@ export function sentenceFeatures(q: QuestionInfo, candidates: SentenceCandidate[
   const base = candidates.map((c, i) => {
     const toks = tokens[i]!;
     const set = new Set(toks);
+    const title = c.titleStems;
     let idf = 0;
     let words = 0;
     for (const s of q.stems)
-      if (set.has(s)) {
+      if (set.has(s) || title?.has(s)) {
         idf += q.weight.get(s)!;
         words++;
       }
@@ -184,7 +207,7 @@ export function sentenceFeatures(q: QuestionInfo, candidates: SentenceCandidate[
     // BM25 (k1 = 1.2, b = 0.75) of the sentence for the question, with the collection's rarity as IDF.
     let bm25 = 0;
     for (const s of q.stems) {
-      const tf = toks.filter((t) => t === s).length;
+      const tf = toks.filter((t) => t === s).length || (title?.has(s) ? 1 : 0);
       if (tf) bm25 += (q.weight.get(s)! * tf * 2.2) / (tf + 1.2 * (0.25 + (0.75 * toks.length) / avgLen));
     }
     return { idf: idf / q.totalWeight, words: q.stems.size ? words / q.stems.size : 0, bigrams: q.bigrams.size ? bigrams / q.bigrams.size : 0, bm25 };

@@ -1,9 +1,10 @@
 // Guardrail 2b, support: an answer is given only when a kept passage contains the question's key content. Every name
 // and number of the question (and any word no general vocabulary knows) must occur in it (or in its file name), and
-// half of its terms, content words weighted by how rare they are in general English: by stem, or as a word whose vector is
+// half of its other terms (a name met only by the file name picks the document and is not counted), content words weighted by how rare they are in general English: by stem, or as a word whose vector is
 // close. Names and numbers count in that share too (weight 1), so a question of several names and one unmatched
 // verb is not refused for the verb.
 import { bm25Tokens } from '../../search/bm25.js';
+import { termsOf } from './extractive.js';
 import type { Entities } from './rewrite.js';
 import type { Lexicon } from './lexicon.js';
 
@@ -12,17 +13,30 @@ export interface SupportSettings {
   minCoverage: number;
   /** Cosine similarity at which a passage word counts as a close equivalent of a question word. */
   minSimilarity: number;
+  /**
+   * Rarity from which a noun must be covered like a name (0.9: beyond the 7,000 most frequent English words,
+   * such as "iPhone", "tariff", "isthmus"): a question about a rare thing the passage never mentions, even in other
+   * words, is not answered from a passage that only shares its common words or its person.
+   */
+  rareWord: number;
 }
 
 /** Chosen on SQuAD's odd-numbered articles (scripts/eval-support.ts; docs/text.md). */
-export const DEFAULT_SUPPORT: SupportSettings = { minCoverage: 0.5, minSimilarity: 0.6 };
+export const DEFAULT_SUPPORT: SupportSettings = { minCoverage: 0.5, minSimilarity: 0.6, rareWord: 0.9 };
 
 export interface SupportTerm {
   text: string;
   kind: 'name' | 'number' | 'word';
   weight: number;
+  /** A noun of the question (a thing asked about), as opposed to a verb or an adjective: only rare nouns are required. */
+  noun?: boolean;
   /** Found as such (same stem, or the same name or number). */
   found: boolean;
+  /**
+   * Found only in the passage's file name ("Obama" in 2010_barack_obama_d.txt): it picks the document, and is left out
+   * of the coverage, so that the rest of the question ("about the iPhone") must be found in the text by itself.
+   */
+  inTitleOnly?: boolean;
   /** The closest passage word, for a word not found as such (when word vectors are available). */
   similar?: { word: string; similarity: number };
 }
@@ -62,6 +76,11 @@ const WORD = /[\p{L}\p{N}]+(?:['’.-][\p{L}\p{N}]+)*/gu;
 /** The question's names (capitalised words after the first, and the entity extractor's), numbers and content words. */
 export function questionTerms(question: string, entities: Entities, lexicon: Lexicon): Omit<SupportTerm, 'found' | 'similar'>[] {
   const named = new Set([entities.people, entities.places, entities.organizations].flat().flatMap((e) => e.toLowerCase().match(WORD) ?? []));
+  const nouns = new Set(
+    termsOf(question)
+      .filter((t) => t.tags.has('Noun') && !t.tags.has('Verb') && !t.tags.has('Pronoun'))
+      .map((t) => t.text.toLowerCase().replace(/[^\p{L}\p{N}'’.-]/gu, '')),
+  );
   const terms: Omit<SupportTerm, 'found' | 'similar'>[] = [];
   const seen = new Set<string>();
   for (const [i, token] of [...question.matchAll(WORD)].map((m) => m[0]).entries()) {
@@ -74,7 +93,7 @@ export function questionTerms(question: string, entities: Entities, lexicon: Lex
     else if ((i > 0 && /^\p{Lu}/u.test(token)) || named.has(lower)) terms.push({ text: token, kind: 'name', weight: 1 });
     // A word no general vocabulary knows (a product, a jargon term) is as specific as a name.
     else if (!lexicon.has(lower) && /^\p{L}+$/u.test(lower) && lower.length >= 4) terms.push({ text: token, kind: 'name', weight: 1 });
-    else if (!stems.every((s) => FRAME.has(s))) terms.push({ text: token, kind: 'word', weight: rarity(token, lexicon) });
+    else if (!stems.every((s) => FRAME.has(s))) terms.push({ text: token, kind: 'word', weight: rarity(token, lexicon), noun: nouns.has(lower) });
   }
   return terms;
 }
@@ -158,8 +177,14 @@ export async function checkSupport(
 ): Promise<SupportVerdict> {
   const asked = questionTerms(question, entities, lexicon);
   if (!passages.length) return { passed: false, missing: asked.map((t) => t.text), coverage: 0, terms: asked.map((t) => ({ ...t, found: false })) };
-  const each = passages.map((p) => passageWords(`${p.text}\n${titleWords(p.source)}`));
-  const found = each.map((p) => asked.map((t): SupportTerm => ({ ...t, found: foundIn(t, p, expanded) })));
+  const each = passages.map((p) => passageWords(p.text));
+  const titles = passages.map((p) => passageWords(titleWords(p.source)));
+  const found = each.map((p, i) =>
+    asked.map((t): SupportTerm => {
+      if (foundIn(t, p, expanded)) return { ...t, found: true };
+      return foundIn(t, titles[i]!, expanded) ? { ...t, found: true, inTitleOnly: true } : { ...t, found: false };
+    }),
+  );
   // Close equivalents only for content words (a name's neighbours are other names: France is close to Germany).
   const openWords = [...new Set(found.flatMap((terms) => terms.filter((t) => t.kind === 'word' && !t.found).map((t) => t.text.toLowerCase())))].filter((w) =>
     lexicon.has(w),
@@ -184,16 +209,20 @@ export async function checkSupport(
   }
   const covered = (t: SupportTerm) => t.found || (t.similar?.similarity ?? -1) >= settings.minSimilarity;
   const verdicts = found.map((terms): SupportVerdict => {
-    const total = terms.reduce((s, t) => s + t.weight, 0);
-    const coverage = total ? terms.filter(covered).reduce((s, t) => s + t.weight, 0) / total : 1;
-    const missingNames = terms.filter((t) => t.kind !== 'word' && !t.found).map((t) => t.text);
+    const counted = terms.filter((t) => !t.inTitleOnly);
+    const total = counted.reduce((s, t) => s + t.weight, 0);
+    const coverage = total ? counted.filter(covered).reduce((s, t) => s + t.weight, 0) / total : 1;
+    const missingNames = terms
+      .filter((t) => (t.kind !== 'word' && !t.found) || (t.kind === 'word' && t.noun === true && t.weight >= settings.rareWord && !covered(t)))
+      .map((t) => t.text);
     return {
       passed: missingNames.length === 0 && coverage >= settings.minCoverage,
-      missing: [...missingNames, ...terms.filter((t) => t.kind === 'word' && !covered(t)).map((t) => t.text)],
+      missing: [...missingNames, ...terms.filter((t) => t.kind === 'word' && !covered(t) && !missingNames.includes(t.text)).map((t) => t.text)],
       coverage: Math.round(coverage * 1e4) / 1e4,
       terms,
     };
   });
-  const names = (v: SupportVerdict) => v.terms.filter((t) => t.kind !== 'word' && !t.found).length;
+  const names = (v: SupportVerdict) =>
+    v.terms.filter((t) => (t.kind !== 'word' && !t.found) || (t.kind === 'word' && t.noun === true && t.weight >= settings.rareWord && !covered(t))).length;
   return verdicts.reduce((best, v) => (names(v) < names(best) || (names(v) === names(best) && v.coverage > best.coverage) ? v : best));
 }
