@@ -86,7 +86,7 @@ export const ConfigSchema = z
       .describe('Bearer token for the operator routes (secret); without it they answer loopback clients only'),
     WORKER_THREADS: intIn(1, 256)
       .optional()
-      .describe('Worker threads for CPU-bound steps (plots, question answering, long texts, topics); default: cores - 1, at least 1'),
+      .describe('Worker threads for CPU-bound steps (explanation plots, the question-answering reader, topics); default: cores - 1, at least 1'),
     WORKER_QUEUE_MAX: intIn(1, 100_000).default(64).describe('Tasks that may wait for a worker; beyond, requests get 503 with Retry-After'),
     MAX_EVENT_LOOP_DELAY_MS: intIn(0, 60_000)
       .default(1000)

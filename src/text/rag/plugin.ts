@@ -64,6 +64,7 @@ async function ragPlugin(app: FastifyInstance) {
       );
     });
   const topicsTask = taskFile(new URL('./topics-task.js', import.meta.url));
+  const readerTask = taskFile(new URL('./ask/reader-task.js', import.meta.url));
   let ragService: RagService | null = null;
   const service = lazy(async () => {
     if (chroma) await chroma.start();
@@ -124,6 +125,7 @@ async function ragPlugin(app: FastifyInstance) {
         llmRewrite: c.RAG_LLM_REWRITE,
         rerank: c.RAG_RERANK,
         reader,
+        readInWorker: (args) => app.workers.run(readerTask, 'read', args),
       }),
   );
 

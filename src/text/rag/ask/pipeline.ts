@@ -11,7 +11,9 @@ import { confidenceOf } from './confidence.js';
 import { checkQuestion, groundingScore } from './guardrails.js';
 import { type Lexicon, loadLexicon } from './lexicon.js';
 import { DEFAULT_SUPPORT, type SupportSettings, type SupportVerdict, WordVectorCache, type WordVectors, checkSupport } from './support.js';
-import { type LearnedReader, type SentenceCandidate, analyseQuestion, loadLearnedReader, titleStems } from './reader.js';
+import { WorkersBusyError } from '../../../infra/worker-pool.js';
+import { type LearnedReader, type ReadResult, type SentenceCandidate, analyseQuestion, loadLearnedReader, titleStems } from './reader.js';
+import type { ReadArgs } from './reader-task.js';
 import { type Change, type Entities, expandAbbreviations, extractEntities, fixTypos, vocabulary } from './rewrite.js';
 
 export interface AskSettings {
@@ -30,6 +32,8 @@ export interface AskSettings {
   wordVectors?: WordVectors;
   /** READER_MODEL: a question-answering model for the span step of extractive answers (else the learned span ranker). */
   reader?: (() => Promise<QaReader>) | null;
+  /** Runs the learned reader in a worker thread (reader-task.ts); without, or while the pool is full, it runs inline. */
+  readInWorker?: (args: ReadArgs) => Promise<ReadResult | null>;
 }
 
 /** Retrieved chunks whose sentences the extractive reader ranks. */
@@ -321,7 +325,7 @@ export class AskPipeline {
         warnings.push(`The question-answering model (READER_MODEL) could not be used (${(err as Error).message}); the learned reader answered.`);
       }
     }
-    const read = this.learned.read(q, candidates);
+    const read = await this.readSentences(question, q, candidates, rarity);
     if (!read) {
       const top = kept[0]!;
       return {
@@ -333,6 +337,35 @@ export class AskPipeline {
       };
     }
     return { answer: read.answer, passage: passageOf(read.candidate, read.sentence), answerType: read.answerType, support: read.support, warnings };
+  }
+
+  /** The learned reader's answer: in a worker when one is configured and its queue has room, else here. */
+  private async readSentences(
+    question: string,
+    q: ReturnType<typeof analyseQuestion>,
+    candidates: (SentenceCandidate & { hit: SearchHit })[],
+    rarity: (stem: string) => number,
+  ): Promise<ReadResult | null> {
+    if (this.settings.readInWorker) {
+      const args: ReadArgs = {
+        question,
+        rarity: Object.fromEntries([...q.stems].map((s) => [s, rarity(s)])),
+        candidates: candidates.map(({ text, chunkRank, chunkBm25, position, titleStems }) => ({
+          text,
+          chunkRank,
+          chunkBm25,
+          position,
+          ...(titleStems ? { titleStems: [...titleStems] } : {}),
+        })),
+      };
+      try {
+        return await this.settings.readInWorker(args);
+      } catch (err) {
+        // A full queue: answer on the event loop rather than refuse the question.
+        if (!(err instanceof WorkersBusyError)) throw err;
+      }
+    }
+    return this.learned!.read(q, candidates);
   }
 
   private result(r: {

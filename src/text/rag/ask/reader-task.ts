@@ -1,0 +1,22 @@
+// Worker-thread task: the learned reader over the candidate sentences of an extractive answer. Tagging every candidate
+// sentence's words (compromise) and ranking its spans is the costly part of /rag/ask; in a worker it does not hold up
+// the event loop that predictions and every other request wait on.
+import { type LearnedReader, type ReadResult, type SentenceCandidate, analyseQuestion, loadLearnedReader } from './reader.js';
+
+/** What crosses to the worker: plain data (sets as arrays), and the rarity of the question's own stems. */
+export interface ReadArgs {
+  question: string;
+  rarity: Record<string, number>;
+  candidates: (Omit<SentenceCandidate, 'titleStems'> & { titleStems?: string[] })[];
+}
+
+let reader: LearnedReader | null = null;
+
+export function read(args: ReadArgs): ReadResult | null {
+  reader ??= loadLearnedReader();
+  const q = analyseQuestion(args.question, (stem) => args.rarity[stem] ?? 0);
+  return reader.read(
+    q,
+    args.candidates.map(({ titleStems, ...c }) => (titleStems ? { ...c, titleStems: new Set(titleStems) } : c)),
+  );
+}
