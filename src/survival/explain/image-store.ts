@@ -78,7 +78,8 @@ export class DiskImageStore extends PrunedStore implements ImageStore {
     const tmp = join(this.dir, `.tmp-${name}`);
     await writeFile(tmp, png, { flag: 'wx' });
     await rename(tmp, join(this.dir, name));
-    void this.prune();
+    // Awaited (it never rejects): once a response is sent, the folder is back within its bounds.
+    await this.prune();
     return name;
   }
 
@@ -109,7 +110,7 @@ export class PgImageStore extends PrunedStore implements ImageStore {
   async save(png: Buffer, now = new Date()): Promise<string> {
     const name = newName(now);
     await (await this.db()).query('INSERT INTO explanation_images (name, png, created_at) VALUES ($1, $2, $3)', [name, png, now]);
-    void this.prune();
+    await this.prune();
     return name;
   }
 
