@@ -9,7 +9,7 @@ import { type Config, loadConfig } from '../infra/config.js';
 import { DirLockedError } from '../infra/dir-lock.js';
 import { callService, findRunningService, unreachableMessage } from '../infra/running-service.js';
 import { createMoviesContext, missingKeys } from './context.js';
-import type { CollectionStats } from './orchestrator.js';
+import { type CollectionStats, type PlanSummary, summarisePlan } from './orchestrator.js';
 import type { RunRecord } from './runner.js';
 import { type RunRequest, runParams } from './routes.js';
 import { loadCollectionSettings } from './settings.js';
@@ -39,13 +39,6 @@ function int(name: string, v: string | undefined): number | undefined {
     process.exit(2);
   }
   return Number(v);
-}
-
-interface Plan {
-  movies: number;
-  catalog: number;
-  ratings: number;
-  first: { tmdb_id: number; title: string; category: string; catalog: boolean; ratings: boolean }[];
 }
 
 function progressBars() {
@@ -83,7 +76,7 @@ function printOutcome(runId: number | null, status: string, error: string | unde
   });
 }
 
-function printPlan(plan: Plan): void {
+function printPlan(plan: PlanSummary): void {
   console.table(plan.first.map((p) => ({ tmdb_id: p.tmdb_id, title: p.title, category: p.category, catalog: p.catalog, ratings: p.ratings })));
   console.log(`${plan.movies} movies would be refreshed (${plan.catalog} catalog, ${plan.ratings} ratings)`);
 }
@@ -107,7 +100,7 @@ async function viaService(config: Config, url: string, request: RunRequest): Pro
   if (flags['dry-run']) {
     const query = new URLSearchParams({ include_frozen: String(request.include_frozen) });
     if (request.refresh_limit !== undefined) query.set('limit', String(request.refresh_limit));
-    const res = await call<Plan>('GET', `/api/collection/plan?${query.toString()}`);
+    const res = await call<PlanSummary>('GET', `/api/collection/plan?${query.toString()}`);
     if (res.status !== 200) return refused(res);
     printPlan(res.body);
     return 0;
@@ -155,14 +148,7 @@ async function direct(config: Config, request: RunRequest): Promise<number> {
     if (flags['dry-run']) {
       // No network and no writes: what the next refresh would fetch, from the database as it is.
       const plan = await ctx.collector.planRefresh(params.refreshLimit ?? ctx.settings.refresh.limit, params.includeFrozen ?? false);
-      printPlan({
-        movies: plan.length,
-        catalog: plan.filter((p) => p.needsCatalog).length,
-        ratings: plan.filter((p) => p.needsRatings).length,
-        first: plan
-          .slice(0, 50)
-          .map((p) => ({ tmdb_id: p.movie.tmdb_id, title: p.movie.title, category: p.category, catalog: p.needsCatalog, ratings: p.needsRatings })),
-      });
+      printPlan(summarisePlan(plan));
       return 0;
     }
     const bars = progressBars();

@@ -52,6 +52,25 @@ export interface PlanItem {
   needsRatings: boolean;
 }
 
+/** A refresh plan as the dry run shows it: counts, and its first `shown` movies. */
+export interface PlanSummary {
+  movies: number;
+  catalog: number;
+  ratings: number;
+  first: { tmdb_id: number; title: string; category: string; catalog: boolean; ratings: boolean }[];
+}
+
+export function summarisePlan(plan: PlanItem[], shown = 50): PlanSummary {
+  return {
+    movies: plan.length,
+    catalog: plan.filter((p) => p.needsCatalog).length,
+    ratings: plan.filter((p) => p.needsRatings).length,
+    first: plan
+      .slice(0, shown)
+      .map((p) => ({ tmdb_id: p.movie.tmdb_id, title: p.movie.title, category: p.category, catalog: p.needsCatalog, ratings: p.needsRatings })),
+  };
+}
+
 export type Progress = (phase: string, done: number, total: number) => void;
 
 export interface CollectorDeps {

@@ -9,7 +9,7 @@ import type { Lazy } from '../infra/lazy.js';
 import { guardOperatorRoutes } from '../infra/operator-access.js';
 import { type MoviesContext, defaultRunParams } from './context.js';
 import { collectionStatus, startRun, withProgress } from './control.js';
-import type { FullCollectionOptions } from './orchestrator.js';
+import { type FullCollectionOptions, summarisePlan } from './orchestrator.js';
 
 const ProgressSchema = z.record(z.string(), z.object({ done: z.int(), total: z.int() })).describe('per phase, while the run is in progress');
 
@@ -180,15 +180,7 @@ export async function moviesRoutes(app: FastifyInstance, opts: { context: Lazy<M
     },
     async (request) => {
       const ctx = await ready();
-      const plan = await ctx.collector.planRefresh(request.query.limit ?? ctx.settings.refresh.limit, request.query.include_frozen);
-      return {
-        movies: plan.length,
-        catalog: plan.filter((p) => p.needsCatalog).length,
-        ratings: plan.filter((p) => p.needsRatings).length,
-        first: plan
-          .slice(0, 50)
-          .map((p) => ({ tmdb_id: p.movie.tmdb_id, title: p.movie.title, category: p.category, catalog: p.needsCatalog, ratings: p.needsRatings })),
-      };
+      return summarisePlan(await ctx.collector.planRefresh(request.query.limit ?? ctx.settings.refresh.limit, request.query.include_frozen));
     },
   );
 
