@@ -172,7 +172,7 @@ describe('the shipped reader', () => {
 });
 
 describe("a document's file name as words", () => {
-  it('gives the stems of the name without its folder and extension', () => {
+  it('gives the stems of the path without its extension', () => {
     expect([...titleStems('speeches/1964_lyndon_b_johnson_d.txt')]).toEqual(expect.arrayContaining(['1964', 'lyndon', 'johnson']));
     expect(titleStems('Super_Bowl_50.txt').has('txt')).toBe(false);
   });

@@ -7,7 +7,7 @@ import { fromRoot } from '../../../infra/paths.js';
 import { type Ensemble, ensembleFromOnnx, predictRaw, sigmoid } from '../../../infra/tree-ensemble.js';
 import { bm25Tokens } from '../../search/bm25.js';
 import { type AnswerType, answerType } from './answer-type.js';
-import { type QuestionType, type Span, type Term, TYPED, fit, headNoun, isNominal, questionType, render, spansOf, termsOf } from './extractive.js';
+import { type QuestionType, type Span, type Term, TYPED, fit, headNoun, isNominal, questionType, render, spansOf, termsOf, titleWords } from './extractive.js';
 
 export const READER_DIR = 'models/text/reader';
 /** Longest answer span considered, in words (95% of SQuAD answers are at most 10 words). */
@@ -83,17 +83,13 @@ export interface SentenceCandidate {
   titleStems?: ReadonlySet<string>;
 }
 
-/** The stems of a document's file name, without its extension (digits, underscores and dashes separate words). */
+/** The stems of a document's path without its extension (titleWords), remembered per document. */
 const titleCache = new Map<string, ReadonlySet<string>>();
 export function titleStems(source: string): ReadonlySet<string> {
   let stems = titleCache.get(source);
   if (!stems) {
     if (titleCache.size > 10_000) titleCache.clear();
-    const base = source
-      .split(/[\\/]/)
-      .pop()!
-      .replace(/\.[^.]*$/, '');
-    stems = new Set(bm25Tokens(base.replace(/[_-]+/g, ' ')));
+    stems = new Set(bm25Tokens(titleWords(source)));
     titleCache.set(source, stems);
   }
   return stems;

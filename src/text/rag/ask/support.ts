@@ -4,7 +4,7 @@
 // close. Names and numbers count in that share too (weight 1), so a question of several names and one unmatched
 // verb is not refused for the verb.
 import { bm25Tokens } from '../../search/bm25.js';
-import { termsOf } from './extractive.js';
+import { termsOf, titleWords } from './extractive.js';
 import type { Entities } from './rewrite.js';
 import type { Lexicon } from './lexicon.js';
 
@@ -67,9 +67,6 @@ export function rarity(word: string, lexicon: Lexicon): number {
   if (rank === undefined) return 1;
   return Math.max(0.2, Math.min(1, Math.log(rank + 2) / Math.log(20_000)));
 }
-
-/** A source path as words: "1964_lyndon_b_johnson_d.txt" -> "lyndon b johnson d". */
-const titleWords = (source: string) => source.replace(/\.[a-z]+$/i, '').replace(/[^\p{L}\p{N}]+/gu, ' ');
 
 const WORD = /[\p{L}\p{N}]+(?:['’.-][\p{L}\p{N}]+)*/gu;
 
