@@ -32,14 +32,20 @@ const SHIPPED = {
   embedder: 'models/text/embedder',
 };
 
+/** Model cards and stored results, read once: they change only with a new version (or a re-run and a restart). */
+const read = new Map<string, Record<string, unknown> | null>();
 function readJson(relative: string): Record<string, unknown> | null {
-  const path = join(PROJECT_ROOT, relative);
-  if (!existsSync(path)) return null;
-  try {
-    return JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
-  } catch {
-    return null;
+  if (!read.has(relative)) {
+    const path = join(PROJECT_ROOT, relative);
+    let parsed: Record<string, unknown> | null = null;
+    try {
+      if (existsSync(path)) parsed = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+    } catch {
+      parsed = null;
+    }
+    read.set(relative, parsed);
   }
+  return read.get(relative)!;
 }
 
 /** Follows a path of keys into parsed JSON; undefined when any step is missing or the end is not a finite number. */
