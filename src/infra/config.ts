@@ -87,6 +87,11 @@ export const ConfigSchema = z
     WORKER_THREADS: intIn(1, 256)
       .optional()
       .describe('Worker threads for CPU-bound steps (explanation plots, the question-answering reader, topics); default: cores - 1, at least 1'),
+    WORKER_NICE: intIn(0, 19)
+      .default(10)
+      .describe(
+        'Nice increment of the worker threads (Linux, macOS): the event loop, which answers every request, wins the CPU over heavy steps; 0 = same priority',
+      ),
     WORKER_QUEUE_MAX: intIn(1, 100_000).default(64).describe('Tasks that may wait for a worker; beyond, requests get 503 with Retry-After'),
     MAX_EVENT_LOOP_DELAY_MS: intIn(0, 60_000)
       .default(1000)

@@ -19,6 +19,8 @@ export class WorkersBusyError extends Error {
 export interface PoolOptions {
   threads: number;
   maxQueue: number;
+  /** Nice increment of the worker threads (0 = the event loop's priority). */
+  nice?: number;
 }
 
 /** The default pool size: every core but the one the event loop runs on, and at least one. */
@@ -45,6 +47,9 @@ export class WorkerPool {
       maxQueue: opts.maxQueue,
       // Workers that sat idle a minute go, and give their memory back.
       idleTimeout: 60_000,
+      // Lower priority for heavy steps: on a busy machine the event loop (every request's first and last step) runs
+      // first, so a prediction does not queue behind a plot. A per-thread nice value on Linux.
+      niceIncrement: opts.nice ?? 0,
     });
     // A worker that dies (a native crash, an out-of-memory) fails its own task only; piscina starts a new one.
     this.pool.on('error', () => this.crashes++);
@@ -92,7 +97,7 @@ declare module 'fastify' {
 }
 
 async function workersPlugin(app: FastifyInstance) {
-  const pool = new WorkerPool({ threads: app.config.WORKER_THREADS ?? defaultThreads(), maxQueue: app.config.WORKER_QUEUE_MAX });
+  const pool = new WorkerPool({ threads: app.config.WORKER_THREADS ?? defaultThreads(), maxQueue: app.config.WORKER_QUEUE_MAX, nice: app.config.WORKER_NICE });
   app.decorate('workers', pool);
   app.health.register('workers', () => ({ ready: true, ...pool.stats() }));
   app.addHook('onClose', () => pool.close());

@@ -87,11 +87,7 @@ export async function loadQaReader(idOrPath: string, opts: LoadOptions = {}): Pr
   return createQaReader(tokenizer, model);
 }
 
-export const DEFAULT_TEXT_MODELS = {
-  sentiment: 'models/text/sentiment',
-  emotion: 'models/text/emotion',
-  embedder: 'models/text/embedder',
-};
+export { DEFAULT_TEXT_MODELS } from './model-dirs.js';
 
 /**
  * The documented production set (`npm run models:pull -- --preset hub`): FinBERT, a 7-emotion DistilRoBERTa, a 768-d

@@ -102,7 +102,7 @@ describe('reader features, on hand-made sentences', () => {
     const sentence = sentenceFeatures(who, [
       { text: 'Horace Mann founded the first normal school in Massachusetts.', chunkRank: 0, chunkBm25: 1, position: 0 },
     ])[0]!;
-    const f = spanFeatures(terms, [spans.find((s) => s.text === 'Horace Mann')!], who, sentence)[0]!;
+    const f = spanFeatures(terms, [spans.find((s) => s.text === 'Horace Mann')!], who, sentence, { score: 1.5, rank: 1, gap: 0.25 })[0]!;
     const x = (name: (typeof SPAN_FEATURES)[number]) => f[SPAN_FEATURES.indexOf(name)];
     expect(x('length')).toBe(2);
     expect(x('question_word_share')).toBe(0);
@@ -113,6 +113,8 @@ describe('reader features, on hand-made sentences', () => {
     expect(x('proper_share')).toBe(1);
     // Its sentence shares all three question words, each of rarity 1.
     expect(x('sentence_idf_overlap')).toBe(1);
+    // The sentence's standing among the candidates is passed through.
+    expect([x('sentence_score'), x('sentence_rank'), x('sentence_gap')]).toEqual([1.5, 1, 0.25]);
   });
 });
 

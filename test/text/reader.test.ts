@@ -1,7 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { completeFragment, isFragment } from '../../src/text/rag/ask/extractive.js';
+import { chunkDocument } from '../../src/text/rag/chunker.js';
 import { type QaReader, loadQaReader } from '../../src/text/models.js';
+import { splitSentences } from '../../src/text/sentences.js';
 import { makeApp, tempDir } from '../helpers/app.js';
 import { FakeHub } from '../helpers/fake-hub.js';
 import { wordMatchReader } from '../helpers/hub-models.js';
@@ -116,5 +119,29 @@ describe('/rag/ask with READER_MODEL', () => {
     expect(body.answer_passage).toContain(body.answer);
     expect(body.answer.length).toBeGreaterThan(0);
     expect(body.warnings.join(' ')).toMatch(/READER_MODEL.*learned reader/);
+  });
+});
+
+describe('a chunk that opens mid-sentence', () => {
+  it('is read as the whole sentence, completed from the previous chunk of the document', () => {
+    // Long sentences without paragraph breaks, cut by size: some chunk starts inside a sentence.
+    const sentences = Array.from(
+      { length: 40 },
+      (_, i) => `Sentence number ${i + 1} speaks of the forest reserves and the wild creatures that live in them, across many states and many long seasons.`,
+    );
+    const doc = sentences.join(' ');
+    const chunks = chunkDocument(doc, 300, 60);
+    let completed = 0;
+    for (let i = 1; i < chunks.length; i++) {
+      const first = splitSentences(chunks[i]!.text)[0]!;
+      if (!isFragment(first)) continue;
+      const whole = completeFragment(chunks[i - 1]!.text, first);
+      // The completed text is one of the document's own sentences.
+      expect(sentences).toContain(whole);
+      completed++;
+    }
+    expect(completed).toBeGreaterThan(0);
+    expect(isFragment('Sentence number 3 speaks.')).toBe(false);
+    expect(completeFragment('Nothing in common here.', 'of the forest reserves.')).toBeNull();
   });
 });

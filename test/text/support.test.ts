@@ -48,6 +48,20 @@ describe("support check: the kept passages must contain the question's key conte
     expect((await check('What department did Lincoln organize after the act of May 16?', [agriculture])).missing).toEqual(['16']);
   });
 
+  it("refuses a passage that holds the question's person but none of its topic nouns", async () => {
+    // "moon" is a common noun (in the vocabulary), so alone it is not required like a rare one; but the question is
+    // about it, and the Kennedy passage never mentions it (nor any close word: no vectors here).
+    const lexiconWithMoon = lexiconOf([...'the of and to in a is what did say about moon year budget'.split(' ')]);
+    const kennedy = passage('President Kennedy asked the Congress for a larger budget this year.', 'kennedy.txt');
+    const moon = passage('President Kennedy said the moon would be reached within the decade.', 'moon.txt');
+    const ask = (passages: { text: string; source: string }[]) =>
+      checkSupport('What did Kennedy say about the moon?', extractEntities('What did Kennedy say about the moon?'), passages, lexiconWithMoon);
+    const refused = await ask([kennedy]);
+    expect(refused.passed).toBe(false);
+    expect(refused.missing).toEqual(['moon']);
+    expect((await ask([kennedy, moon])).passed).toBe(true);
+  });
+
   it('treats a word no vocabulary knows like a name', async () => {
     const v = await check('How do ironclad ships use kubernetes?', [navy]);
     expect(v.passed).toBe(false);

@@ -357,6 +357,12 @@ export class RagService {
     return [...this.records.values()].filter((r) => !source || r.source === source);
   }
 
+  /** One chunk of a document, by its index. */
+  chunk(source: string, chunkIndex: number): ChunkRecord | undefined {
+    for (const r of this.records.values()) if (r.source === source && r.chunk_index === chunkIndex) return r;
+    return undefined;
+  }
+
   chunkTexts(): string[] {
     return [...this.records.values()].map((r) => r.text);
   }

@@ -2,8 +2,24 @@
 import bm25 from 'wink-bm25-text-search';
 import nlp from 'wink-nlp-utils';
 
+/**
+ * Stems of words seen before: the Porter stemmer works word by word and is the costly part of preparing a text, and a
+ * collection's words recur in every question's passages. Bounded; cleared when full.
+ */
+const stems = new Map<string, string>();
+const STEMS_MAX = 200_000;
+function stemOf(token: string): string {
+  let stem = stems.get(token);
+  if (stem === undefined) {
+    stem = nlp.tokens.stem([token])[0]!;
+    if (stems.size >= STEMS_MAX) stems.clear();
+    stems.set(token, stem);
+  }
+  return stem;
+}
+
 /** The same text preparation for documents and queries. */
-export const bm25Tokens = (text: string): string[] => nlp.tokens.stem(nlp.tokens.removeWords(nlp.string.tokenize0(nlp.string.lowerCase(text))));
+export const bm25Tokens = (text: string): string[] => nlp.tokens.removeWords(nlp.string.tokenize0(nlp.string.lowerCase(text))).map(stemOf);
 
 // wink refuses to consolidate fewer than 3 documents; tiny collections get empty placeholders that never match.
 const MIN_DOCS = 3;

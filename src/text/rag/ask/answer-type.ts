@@ -8,7 +8,7 @@ export type AnswerType = 'factoid' | 'open';
 const HOW_QUANTITY = /\bhow (many|much|long|far|old|large|big|small|tall|high|deep|wide|fast|often|few|early|late|soon|heavy|hot|cold|frequently|severe)\b/;
 
 /** Verbs of saying, thinking and proposing: what someone said about something is an open question. */
-const DISCOURSE =
+export const DISCOURSE =
   'say|said|says|saying|think|thought|thinks|propose|proposed|proposes|warn|warned|warns|argue|argued|argues|believe|believed|believes|' +
   'claim|claimed|claims|mean|meant|means|suggest|suggested|suggests|promise|promised|promises|urge|urged|urges|describe|described|describes|' +
   'explain|explained|explains|talk|talked|talks|speak|spoke|speaks|feel|felt|feels|write|wrote|writes|ask|asked|asks|recommend|recommended|' +

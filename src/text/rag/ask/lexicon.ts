@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fromRoot } from '../../../infra/paths.js';
-import { DEFAULT_TEXT_MODELS } from '../../models.js';
+import { DEFAULT_TEXT_MODELS } from '../../model-dirs.js';
 
 export interface Lexicon {
   /** True for a word of the vocabulary (lower case). */

@@ -9,9 +9,9 @@ import { RERANK_DEPTH, type RagService, type SearchHit } from '../service.js';
 import { type AnswerType, answerType } from './answer-type.js';
 import { confidenceOf } from './confidence.js';
 import { checkQuestion, groundingScore } from './guardrails.js';
+import { completeFragment, isFragment } from './extractive.js';
 import { type Lexicon, loadLexicon } from './lexicon.js';
 import { DEFAULT_SUPPORT, type SupportSettings, type SupportVerdict, WordVectorCache, type WordVectors, checkSupport } from './support.js';
-import { WorkersBusyError } from '../../../infra/worker-pool.js';
 import { type LearnedReader, type ReadResult, type SentenceCandidate, analyseQuestion, loadLearnedReader, titleStems } from './reader.js';
 import type { ReadArgs } from './reader-task.js';
 import { type Change, type Entities, expandAbbreviations, extractEntities, fixTypos, vocabulary } from './rewrite.js';
@@ -281,22 +281,34 @@ export class AskPipeline {
     const { stemDf, docs } = this.corpusVocab();
     // Rare words say more about where the answer is: a smoothed inverse document frequency.
     const rarity = (stem: string) => Math.log(1 + docs / (1 + (stemDf.get(stem) ?? 0)));
-    this.learned ??= loadLearnedReader();
-    const q = analyseQuestion(question, rarity);
+    // The question's analysis (word vectors, the reader's models) is made where the reader runs: in a worker, the
+    // event loop's thread does not load them at all.
+    const type = answerType(question);
+    const analysed = () => {
+      this.learned ??= loadLearnedReader();
+      return analyseQuestion(question, rarity);
+    };
     const hits = kept.slice(0, READER_CHUNKS);
     const topBm25 = Math.max(0, ...hits.map((h) => h.bm25_score));
     const candidates: (SentenceCandidate & { hit: SearchHit })[] = hits.flatMap((hit, chunkRank) => {
       const found = splitSentences(hit.text);
+      // A chunk cut mid-sentence opens with a fragment ("of the forest reserves should..."): read it whole.
+      if (found.length && hit.chunk_index > 0 && isFragment(found[0]!)) {
+        const previous = this.rag.chunk(hit.source, hit.chunk_index - 1);
+        const whole = previous ? completeFragment(previous.text, found[0]!) : null;
+        if (whole) found[0] = whole;
+      }
       const chunkBm25 = topBm25 > 0 ? hit.bm25_score / topBm25 : 1;
       const title = titleStems(hit.source);
       return (found.length ? found : [hit.text]).map((text, position) => ({ text, chunkRank, chunkBm25, position, titleStems: title, hit }));
     });
     const warnings: string[] = [];
     const passageOf = (i: number, text: string) => ({ text, source: candidates[i]!.hit.source, chunk_index: candidates[i]!.hit.chunk_index });
-    if (q.answerType === 'factoid' && this.settings.reader) {
+    if (type === 'factoid' && this.settings.reader) {
       try {
         const reader = await this.settings.reader();
-        const p = this.learned.rankSentences(q, candidates);
+        const q = analysed();
+        const p = this.learned!.rankSentences(q, candidates);
         const best = p
           .map((_, i) => i)
           .sort((a, b) => p[b]! - p[a]! || a - b)
@@ -325,13 +337,13 @@ export class AskPipeline {
         warnings.push(`The question-answering model (READER_MODEL) could not be used (${(err as Error).message}); the learned reader answered.`);
       }
     }
-    const read = await this.readSentences(question, q, candidates, rarity);
+    const read = await this.readSentences(question, analysed, candidates, rarity);
     if (!read) {
       const top = kept[0]!;
       return {
         answer: top.text.slice(0, 300),
         passage: { text: top.text, source: top.source, chunk_index: top.chunk_index },
-        answerType: q.answerType,
+        answerType: type,
         support: 0,
         warnings,
       };
@@ -339,17 +351,20 @@ export class AskPipeline {
     return { answer: read.answer, passage: passageOf(read.candidate, read.sentence), answerType: read.answerType, support: read.support, warnings };
   }
 
-  /** The learned reader's answer: in a worker when one is configured and its queue has room, else here. */
+  /**
+   * The learned reader's answer: in a worker when one is configured (a full queue is a 503 with Retry-After, as for
+   * every heavy step), else here.
+   */
   private async readSentences(
     question: string,
-    q: ReturnType<typeof analyseQuestion>,
+    analysed: () => ReturnType<typeof analyseQuestion>,
     candidates: (SentenceCandidate & { hit: SearchHit })[],
     rarity: (stem: string) => number,
   ): Promise<ReadResult | null> {
     if (this.settings.readInWorker) {
       const args: ReadArgs = {
         question,
-        rarity: Object.fromEntries([...q.stems].map((s) => [s, rarity(s)])),
+        rarity: Object.fromEntries([...new Set(bm25Tokens(question))].map((s) => [s, rarity(s)])),
         candidates: candidates.map(({ text, chunkRank, chunkBm25, position, titleStems }) => ({
           text,
           chunkRank,
@@ -358,13 +373,9 @@ export class AskPipeline {
           ...(titleStems ? { titleStems: [...titleStems] } : {}),
         })),
       };
-      try {
-        return await this.settings.readInWorker(args);
-      } catch (err) {
-        // A full queue: answer on the event loop rather than refuse the question.
-        if (!(err instanceof WorkersBusyError)) throw err;
-      }
+      return this.settings.readInWorker(args);
     }
+    const q = analysed();
     return this.learned!.read(q, candidates);
   }
 

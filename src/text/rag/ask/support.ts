@@ -1,12 +1,14 @@
 // Guardrail 2b, support: an answer is given only when a kept passage contains the question's key content. Every name
 // and number of the question (and any word no general vocabulary knows) must occur in it (or in its file name), and
-// half of its other terms (a name met only by the file name picks the document and is not counted), content words weighted by how rare they are in general English: by stem, or as a word whose vector is
-// close. Names and numbers count in that share too (weight 1), so a question of several names and one unmatched
-// verb is not refused for the verb.
+// half of its other terms, content words weighted by how rare they are in general English: by stem, or as a word whose
+// vector is close (a name met only by the file name picks the document and is not counted). Names and numbers count in
+// that share too (weight 1), so a question of several names and one unmatched verb is not refused for the verb. Rare
+// nouns are required like names, and so is one of the nouns of Y in "what did X say about Y" (the question's topic).
 import { bm25Tokens } from '../../search/bm25.js';
 import { termsOf, titleWords } from './extractive.js';
 import type { Entities } from './rewrite.js';
 import type { Lexicon } from './lexicon.js';
+import { DISCOURSE } from './answer-type.js';
 
 export interface SupportSettings {
   /** Share of the terms' weight (names and numbers 1, content words their rarity) that a passage must cover. */
@@ -30,6 +32,8 @@ export interface SupportTerm {
   weight: number;
   /** A noun of the question (a thing asked about), as opposed to a verb or an adjective: only rare nouns are required. */
   noun?: boolean;
+  /** A noun of the topic of "what did X say about Y" (Y): a passage must hold one of them (or a close word). */
+  topic?: boolean;
   /** Found as such (same stem, or the same name or number). */
   found: boolean;
   /**
@@ -78,6 +82,9 @@ export function questionTerms(question: string, entities: Entities, lexicon: Lex
       .filter((t) => t.tags.has('Noun') && !t.tags.has('Verb') && !t.tags.has('Pronoun'))
       .map((t) => t.text.toLowerCase().replace(/[^\p{L}\p{N}'’.-]/gu, '')),
   );
+  // "What did Kennedy say about the moon?": the words after "say about" are what the question is about.
+  const about = new RegExp(`\\b(?:${DISCOURSE})\\s+(?:about|on|regarding|concerning)\\s+(.+)$`, 'i').exec(question)?.[1];
+  const topicWords = new Set((about?.toLowerCase().match(WORD) ?? []).filter((w) => nouns.has(w)));
   const terms: Omit<SupportTerm, 'found' | 'similar'>[] = [];
   const seen = new Set<string>();
   for (const [i, token] of [...question.matchAll(WORD)].map((m) => m[0]).entries()) {
@@ -90,7 +97,8 @@ export function questionTerms(question: string, entities: Entities, lexicon: Lex
     else if ((i > 0 && /^\p{Lu}/u.test(token)) || named.has(lower)) terms.push({ text: token, kind: 'name', weight: 1 });
     // A word no general vocabulary knows (a product, a jargon term) is as specific as a name.
     else if (!lexicon.has(lower) && /^\p{L}+$/u.test(lower) && lower.length >= 4) terms.push({ text: token, kind: 'name', weight: 1 });
-    else if (!stems.every((s) => FRAME.has(s))) terms.push({ text: token, kind: 'word', weight: rarity(token, lexicon), noun: nouns.has(lower) });
+    else if (!stems.every((s) => FRAME.has(s)))
+      terms.push({ text: token, kind: 'word', weight: rarity(token, lexicon), noun: nouns.has(lower), ...(topicWords.has(lower) ? { topic: true } : {}) });
   }
   return terms;
 }
@@ -139,9 +147,30 @@ interface PassageWords {
   stems: Set<string>;
   words: Set<string>;
   byPrefix: Map<string, string[]>;
+  /** The words that may stand for a question's word (general-vocabulary words, not stop words), per vocabulary. */
+  vectorWords?: { lexicon: Lexicon; words: string[] };
 }
 
+function vectorWords(p: PassageWords, lexicon: Lexicon): string[] {
+  if (p.vectorWords?.lexicon !== lexicon)
+    p.vectorWords = { lexicon, words: [...p.words].filter((w) => lexicon.has(w) && /^\p{L}+$/u.test(w) && bm25Tokens(w).length) };
+  return p.vectorWords.words;
+}
+
+/** Words of recent passages (the same chunks come back question after question), bounded. */
+const passageCache = new Map<string, PassageWords>();
+const PASSAGE_CACHE_MAX = 512;
+
 function passageWords(text: string): PassageWords {
+  const cached = passageCache.get(text);
+  if (cached) return cached;
+  const words = wordsOf(text);
+  if (passageCache.size >= PASSAGE_CACHE_MAX) passageCache.delete(passageCache.keys().next().value!);
+  passageCache.set(text, words);
+  return words;
+}
+
+function wordsOf(text: string): PassageWords {
   const words = new Set((text.toLowerCase().match(WORD) ?? []).map((w) => w.replace(/['’]s$/, '')));
   const byPrefix = new Map<string, string[]>();
   for (const w of words) if (w.length >= 5) byPrefix.set(w.slice(0, 5), [...(byPrefix.get(w.slice(0, 5)) ?? []), w]);
@@ -187,14 +216,14 @@ export async function checkSupport(
     lexicon.has(w),
   );
   if (vectors && openWords.length) {
-    const candidates = [...new Set(each.flatMap((p) => [...p.words]))].filter((w) => lexicon.has(w) && /^\p{L}+$/u.test(w) && bm25Tokens(w).length);
+    const candidates = [...new Set(each.flatMap((p) => vectorWords(p, lexicon)))];
     const table = await vectors.get([...openWords, ...candidates]);
     each.forEach((p, i) => {
       for (const t of found[i]!) {
         if (t.kind !== 'word' || t.found || !lexicon.has(t.text.toLowerCase())) continue;
         const q = table.get(t.text.toLowerCase())!;
         let best = { word: '', similarity: -1 };
-        for (const w of p.words) {
+        for (const w of vectorWords(p, lexicon)) {
           const v = table.get(w);
           if (!v) continue;
           const s = dot(q, v);
@@ -205,13 +234,24 @@ export async function checkSupport(
     });
   }
   const covered = (t: SupportTerm) => t.found || (t.similar?.similarity ?? -1) >= settings.minSimilarity;
+  /**
+   * Required terms a passage lacks: names and numbers, rare nouns, and the topic of "what did X say about Y": a
+   * passage that holds none of Y's nouns ("What did Kennedy say about the moon?") is about something else, however
+   * well it matches X.
+   */
+  const required = (terms: SupportTerm[]) => {
+    const topic = terms.filter((t) => t.topic);
+    const offTopic = topic.length > 0 && !topic.some(covered);
+    return terms.filter(
+      (t) =>
+        (t.kind !== 'word' && !t.found) || (t.kind === 'word' && t.noun === true && !covered(t) && ((offTopic && t.topic) || t.weight >= settings.rareWord)),
+    );
+  };
   const verdicts = found.map((terms): SupportVerdict => {
     const counted = terms.filter((t) => !t.inTitleOnly);
     const total = counted.reduce((s, t) => s + t.weight, 0);
     const coverage = total ? counted.filter(covered).reduce((s, t) => s + t.weight, 0) / total : 1;
-    const missingNames = terms
-      .filter((t) => (t.kind !== 'word' && !t.found) || (t.kind === 'word' && t.noun === true && t.weight >= settings.rareWord && !covered(t)))
-      .map((t) => t.text);
+    const missingNames = required(terms).map((t) => t.text);
     return {
       passed: missingNames.length === 0 && coverage >= settings.minCoverage,
       missing: [...missingNames, ...terms.filter((t) => t.kind === 'word' && !covered(t) && !missingNames.includes(t.text)).map((t) => t.text)],
@@ -219,7 +259,6 @@ export async function checkSupport(
       terms,
     };
   });
-  const names = (v: SupportVerdict) =>
-    v.terms.filter((t) => (t.kind !== 'word' && !t.found) || (t.kind === 'word' && t.noun === true && t.weight >= settings.rareWord && !covered(t))).length;
+  const names = (v: SupportVerdict) => required(v.terms).length;
   return verdicts.reduce((best, v) => (names(v) < names(best) || (names(v) === names(best) && v.coverage > best.coverage) ? v : best));
 }
