@@ -1,4 +1,4 @@
-// Minimal types for the two wink packages the service uses (they ship none).
+// Minimal types for the wink packages and modules the service uses (they ship none).
 declare module 'wink-bm25-text-search' {
   interface Bm25Engine {
     defineConfig(config: { fldWeights: Record<string, number>; bm25Params?: { k1?: number; b?: number; k?: number } }): boolean;
@@ -14,10 +14,19 @@ declare module 'wink-bm25-text-search' {
   export default bm25;
 }
 
-declare module 'wink-nlp-utils' {
-  const utils: {
-    string: { lowerCase(s: string): string; tokenize0(s: string): string[]; removeExtraSpaces(s: string): string };
-    tokens: { removeWords(t: string[]): string[]; stem(t: string[]): string[]; propagateNegations(t: string[]): string[] };
-  };
-  export default utils;
+declare module 'wink-nlp-utils/src/string-lower-case.js' {
+  const lowerCase: (s: string) => string;
+  export default lowerCase;
+}
+declare module 'wink-nlp-utils/src/string-tokenize0.js' {
+  const tokenize0: (s: string) => string[];
+  export default tokenize0;
+}
+declare module 'wink-nlp-utils/src/tokens-remove-words.js' {
+  const removeWords: (tokens: string[]) => string[];
+  export default removeWords;
+}
+declare module 'wink-nlp-utils/src/string-stem.js' {
+  const stem: (word: string) => string;
+  export default stem;
 }

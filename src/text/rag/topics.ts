@@ -1,5 +1,5 @@
 // Topic analysis: k-means over chunk embeddings (k by silhouette when not given), labelled by distinctive words.
-import nlp from 'wink-nlp-utils';
+import { lowerCase, removeWords, tokenize0 } from '../search/text-prep.js';
 import { rng } from '../../infra/rng.js';
 import type { ChunkRecord } from './store.js';
 
@@ -67,7 +67,7 @@ export function silhouette(vectors: Float32Array[], assign: number[], k: number)
   return total / vectors.length;
 }
 
-const words = (text: string) => nlp.tokens.removeWords(nlp.string.tokenize0(nlp.string.lowerCase(text))).filter((w) => /^\p{L}{3,}$/u.test(w));
+const words = (text: string) => removeWords(tokenize0(lowerCase(text))).filter((w) => /^\p{L}{3,}$/u.test(w));
 
 export function topics(records: ChunkRecord[], requestedK?: number): { k: number; chosen_by: string; silhouette: number; clustered_topics: Topic[] } {
   const usable = records.filter((r) => r.embedding);

@@ -1,6 +1,6 @@
 // Keyword search: BM25 through wink-bm25-text-search, with stemming and stop-word removal from wink-nlp-utils.
 import bm25 from 'wink-bm25-text-search';
-import nlp from 'wink-nlp-utils';
+import { lowerCase, removeWords, stem, tokenize0 } from './text-prep.js';
 
 /**
  * Stems of words seen before: the Porter stemmer works word by word and is the costly part of preparing a text, and a
@@ -9,17 +9,17 @@ import nlp from 'wink-nlp-utils';
 const stems = new Map<string, string>();
 const STEMS_MAX = 200_000;
 function stemOf(token: string): string {
-  let stem = stems.get(token);
-  if (stem === undefined) {
-    stem = nlp.tokens.stem([token])[0]!;
+  let found = stems.get(token);
+  if (found === undefined) {
+    found = stem(token);
     if (stems.size >= STEMS_MAX) stems.clear();
-    stems.set(token, stem);
+    stems.set(token, found);
   }
-  return stem;
+  return found;
 }
 
 /** The same text preparation for documents and queries. */
-export const bm25Tokens = (text: string): string[] => nlp.tokens.removeWords(nlp.string.tokenize0(nlp.string.lowerCase(text))).map(stemOf);
+export const bm25Tokens = (text: string): string[] => removeWords(tokenize0(lowerCase(text))).map(stemOf);
 
 // wink refuses to consolidate fewer than 3 documents; tiny collections get empty placeholders that never match.
 const MIN_DOCS = 3;
