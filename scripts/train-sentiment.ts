@@ -1,17 +1,19 @@
 // npm run train:sentiment [-- --data ../shared/data --sources twitter,phrasebank,goemotions --out models/text/sentiment]
 // Sentiment (positive / negative / neutral) from financial news tweets, financial news sentences (the Financial
 // PhraseBank) and, for everyday text, Reddit comments (GoEmotions through the paper's sentiment grouping).
-// `-- --sweep 0.25,0.5,1,2` trains once per GoEmotions weight without the held-out sets, writes no model, and
-// records the development figures in docs/results/sentiment-weight-sweep.json (how the default weight was chosen).
+// `-- --sweep 'goemotions-weight=0.5;negation-window=3,members=3'` trains once per variant (options separated by
+// commas, variants by semicolons, each over the defaults below) without the held-out sets, writes no model, and records
+// the development figures in docs/results/<--sweep-name>.json: how the defaults were chosen.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fromRoot } from '../src/infra/paths.js';
 import { writeResults } from './lib/results.js';
-import { type Example, readGoEmotionsSentiment, readPhrasebank, readTweets } from './lib/text/data.js';
+import type { Example } from './lib/text/data.js';
 import { loadGlove } from './lib/text/glove.js';
-import { split, trainClassifier } from './lib/text/train-classifier.js';
+import { loadSentimentData, weighted } from './lib/text/sentiment-data.js';
+import { trainClassifier } from './lib/text/train-classifier.js';
 
 const { values } = parseArgs({
   options: {
@@ -19,95 +21,90 @@ const { values } = parseArgs({
     sources: { type: 'string', default: 'twitter,phrasebank,goemotions' },
     out: { type: 'string', default: 'models/text/sentiment' },
     seed: { type: 'string', default: '7' },
-    // Chosen on the development split by --sweep (docs/results/sentiment-weight-sweep.json).
+    // The model's options, chosen on the development split by --sweep (docs/results/sentiment-weight-sweep.json,
+    // docs/results/sentiment-variant-sweep.json).
     'goemotions-weight': { type: 'string', default: '1' },
+    'balance-per-source': { type: 'string', default: 'false' },
+    'negation-window': { type: 'string', default: '0' },
+    'word-dropout': { type: 'string', default: '0' },
+    'lr-decay': { type: 'string', default: '1' },
+    members: { type: 'string', default: '1' },
+    tables: { type: 'string', default: 'half' },
+    // The most frequent GloVe words in the vocabulary (with every training word seen twice).
+    'top-glove': { type: 'string', default: '15000' },
     sweep: { type: 'string' },
+    'sweep-name': { type: 'string', default: 'sentiment-variant-sweep' },
   },
 });
 const data = fromRoot(values.data);
 const sources = new Set(values.sources.split(',').map((s) => s.trim()));
 const seed = Number(values.seed);
 
-// Training examples per source (weighed against each other below) and each source's share of the total weight.
-const bySource: Example[][] = [];
-const shares: number[] = [];
-const dev: Example[] = [];
-const tests: Record<string, Example[]> = {};
-const devSlices: Record<string, Example[]> = {};
+const d = loadSentimentData(data, sources, seed);
+const { dev, devSlices, selectionSlices, tests } = d;
 
-if (sources.has('twitter')) {
-  const tweets = split(readTweets(join(data, 'twitter_financial_news/sent_train.csv')), 0.1, seed);
-  bySource.push(tweets.train);
-  shares.push(1);
-  dev.push(...tweets.test);
-  devSlices.twitter = tweets.test;
-  tests.twitter_valid = readTweets(join(data, 'twitter_financial_news/sent_valid.csv'));
+/** The options a sweep varies; the command line's values are the defaults of every variant. */
+type VariantKey = 'goemotions-weight' | 'balance-per-source' | 'negation-window' | 'word-dropout' | 'lr-decay' | 'members' | 'tables' | 'top-glove';
+const VARIANT_KEYS: VariantKey[] = ['goemotions-weight', 'balance-per-source', 'negation-window', 'word-dropout', 'lr-decay', 'members', 'tables', 'top-glove'];
+interface Variant {
+  goemotionsWeight: number;
+  balancePerSource: boolean;
+  negationWindow: number;
+  wordDropout: number;
+  lrDecay: number;
+  members: number;
+  tables: 'half' | 'int8';
+  topGlove: number;
 }
-if (sources.has('phrasebank')) {
-  const dir = join(data, 'financial_phrasebank');
-  // Files are nested (AllAgree in 75Agree in 66Agree in 50Agree); each sentence keeps its highest level.
-  const levels = ['AllAgree', '75Agree', '66Agree', '50Agree'] as const;
-  const level = new Map<string, string>();
-  for (const l of [...levels].reverse()) for (const e of readPhrasebank(dir, l)) level.set(e.text, l);
-  // Label noise: a sentence counts as much as its annotators agreed (all 1, at least 75% 0.75, 66% 0.66, 50% 0.5).
-  const agreement: Record<string, number> = { AllAgree: 1, '75Agree': 0.75, '66Agree': 0.66, '50Agree': 0.5 };
-  const unique = [...new Map(readPhrasebank(dir, '50Agree').map((e) => [e.text, { ...e, weight: agreement[level.get(e.text)!] }])).values()];
-  const { train: pbTrain, test: pbTest } = split(unique, 0.2, seed);
-  const { train: pbFit, test: pbDev } = split(pbTrain, 0.1, seed + 1);
-  const atLeast = (l: string) => levels.slice(0, levels.indexOf(l as (typeof levels)[number]) + 1);
-  bySource.push(pbFit);
-  shares.push(1);
-  dev.push(...pbDev);
-  devSlices.phrasebank_AllAgree = pbDev.filter((e) => level.get(e.text) === 'AllAgree');
-  devSlices.phrasebank_all = pbDev;
-  for (const l of levels) tests[`phrasebank_${l}`] = pbTest.filter((e) => atLeast(l).includes(level.get(e.text) as (typeof levels)[number]));
+function variantOf(options: Record<VariantKey, string>): Variant {
+  const tables = options.tables;
+  if (tables !== 'half' && tables !== 'int8') throw new Error('--tables must be half or int8');
+  return {
+    goemotionsWeight: Number(options['goemotions-weight']),
+    balancePerSource: options['balance-per-source'] === 'true',
+    negationWindow: Number(options['negation-window']),
+    wordDropout: Number(options['word-dropout']),
+    lrDecay: Number(options['lr-decay']),
+    members: Number(options.members),
+    tables,
+    topGlove: Number(options['top-glove']),
+  };
 }
-const goemotionsIndex = bySource.length;
-if (sources.has('goemotions')) {
-  const dir = join(data, 'goemotions');
-  // Training keeps single-label comments and multi-label ones whose emotions all fall in one group; 10% of train.tsv
-  // is the development split. The official dev.tsv is held out (single-label comments, as usually reported).
-  const ge = split(readGoEmotionsSentiment(dir, 'train', 'unanimous'), 0.1, seed + 2);
-  bySource.push(ge.train);
-  shares.push(0); // set per run below
-  dev.push(...ge.test);
-  devSlices.goemotions = ge.test;
-  tests.goemotions_dev_single = readGoEmotionsSentiment(dir, 'dev', 'single');
-}
-if (bySource.length === 0) throw new Error('--sources must name twitter, phrasebank and/or goemotions');
-const selectionSlices = ['twitter', 'phrasebank_all', 'goemotions'].filter((s) => s in devSlices);
-
-/**
- * Training examples with weights: the financial sources count the same in total whatever their sizes (tweets
- * outnumber the phrasebank 3:1); the Reddit comments count `goemotionsWeight` times one financial source.
- */
-function weighted(goemotionsWeight: number): Example[] {
-  const share = shares.map((s, i) => (i === goemotionsIndex ? goemotionsWeight : s));
-  const mass = (examples: Example[]) => examples.reduce((s, e) => s + (e.weight ?? 1), 0);
-  const total = mass(bySource.flat());
-  const shareSum = share.reduce((a, b) => a + b, 0);
-  return bySource.flatMap((examples, i) => {
-    const m = mass(examples);
-    return examples.map((e) => ({ ...e, weight: ((e.weight ?? 1) * total * share[i]!) / (shareSum * m) }));
-  });
-}
+const defaults = Object.fromEntries(VARIANT_KEYS.map((k) => [k, values[k]])) as Record<VariantKey, string>;
 
 const licence = sources.has('phrasebank')
   ? 'CC BY-NC-SA 3.0 (inherits the Financial PhraseBank licence: non-commercial use only)'
   : [sources.has('twitter') ? 'MIT (tweets)' : '', sources.has('goemotions') ? 'Apache 2.0 (GoEmotions)' : ''].filter(Boolean).join(' and ');
 
 const glove = loadGlove();
-const spec = (goemotionsWeight: number, outDir: string, heldOut: Record<string, Example[]>) => ({
+const spec = (v: Variant, outDir: string, heldOut: Record<string, Example[]>) => ({
   name: 'sentiment',
   outDir,
   labels: ['positive', 'negative', 'neutral'],
-  train: weighted(goemotionsWeight),
+  // The financial sources count the same in total whatever their sizes (tweets outnumber the phrasebank 3:1); the
+  // Reddit comments count `goemotionsWeight` times one financial source.
+  train: weighted(d, { twitter: 1, phrasebank: 1, goemotions: v.goemotionsWeight }, v.balancePerSource),
   dev,
   tests: heldOut,
   devSlices,
   selectionSlices,
-  params: { hidden: 128, lr: 2e-3, embeddingLr: 2e-3, bigramLrScale: 0.1, epochs: 12, batch: 32, weightDecay: 1e-5, dropout: 0.2, seed },
-  topGlove: 15000,
+  params: {
+    hidden: 128,
+    lr: 2e-3,
+    embeddingLr: 2e-3,
+    bigramLrScale: 0.1,
+    epochs: 12,
+    batch: 32,
+    weightDecay: 1e-5,
+    dropout: 0.2,
+    ...(v.lrDecay !== 1 ? { lrDecay: v.lrDecay } : {}),
+    ...(v.wordDropout ? { wordDropout: v.wordDropout } : {}),
+    seed,
+  },
+  members: v.members,
+  tables: v.tables,
+  negationWindow: v.negationWindow,
+  topGlove: v.topGlove,
   balance: true,
   glove,
   card: {
@@ -129,7 +126,9 @@ const spec = (goemotionsWeight: number, outDir: string, heldOut: Record<string, 
       ...(sources.has('goemotions') ? ['Reddit comments (everyday English, names masked), sentiment from their emotion labels'] : []),
     ],
     weaknesses: [
-      'a bag of words and word pairs: no word order beyond adjacent pairs, so negation ("not bad"), contrast ("good, but ...") and sarcasm are often misread',
+      v.negationWindow
+        ? `a bag of words and word pairs: no word order beyond adjacent pairs and a negation's reach (the ${v.negationWindow} words after "not", "never", "n't" and the like, up to punctuation or "but"), so longer-range negation, contrast ("good, but ...") and sarcasm are often misread`
+        : 'a bag of words and word pairs: no word order beyond adjacent pairs, so negation ("not bad"), contrast ("good, but ...") and sarcasm are often misread',
       'a financial sentence is judged for its investor impact and an everyday one for its feeling; text that is both (a customer complaint about a bank, a stock-market joke) can go either way',
       'English only; long documents are read chunk by chunk and averaged',
       'text unlike all three sources (legal filings, technical manuals, poetry, other languages) has not been measured',
@@ -139,7 +138,7 @@ const spec = (goemotionsWeight: number, outDir: string, heldOut: Record<string, 
       'tweets: sent_train 90/10 train/dev, sent_valid held out',
       'phrasebank: distinct 50Agree sentences, 20% held out (stratified), 10% of the rest dev',
       ...(sources.has('goemotions') ? ['goemotions: train.tsv 90/10 train/dev (stratified), the official dev.tsv held out (its single-label comments)'] : []),
-      'early stopping on the mean dev macro-F1 of the sources, each counting the same',
+      `early stopping${v.members > 1 ? ' of each member' : ''} on the mean dev macro-F1 of the sources, each counting the same`,
     ].join('; '),
     ...(sources.has('goemotions')
       ? {
@@ -148,8 +147,14 @@ const spec = (goemotionsWeight: number, outDir: string, heldOut: Record<string, 
           source_weights: {
             twitter: 1,
             phrasebank: 1,
-            goemotions: goemotionsWeight,
+            goemotions: v.goemotionsWeight,
             meaning: 'share of the total training weight per source; chosen on the development split (docs/results/sentiment-weight-sweep.json)',
+            ...(v.balancePerSource
+              ? {
+                  classes_within_a_source:
+                    "weighed by 1/sqrt(their share of the source), the source's total unchanged (the sources' class mixes differ); chosen on the development split (docs/results/sentiment-variant-sweep.json)",
+                }
+              : {}),
           },
         }
       : {}),
@@ -159,27 +164,36 @@ const spec = (goemotionsWeight: number, outDir: string, heldOut: Record<string, 
 
 const held = ['twitter_valid', 'phrasebank_AllAgree', 'goemotions_dev_single'];
 if (values.sweep) {
-  if (!sources.has('goemotions')) throw new Error('--sweep needs the goemotions source');
-  // No held-out set is looked at: every candidate is scored on the development split only.
+  // No held-out set is looked at: every variant is scored on the development split only.
   const rows: Record<string, unknown>[] = [];
-  for (const w of values.sweep.split(',').map(Number)) {
+  const t0 = performance.now();
+  const variants = values.sweep.split(';').map((s) => s.trim());
+  for (const [i, text] of variants.entries()) {
+    const overrides = text === '' || text === 'defaults' ? [] : text.split(',').map((kv) => kv.split('=').map((x) => x.trim()) as [string, string]);
+    for (const [k] of overrides) if (!VARIANT_KEYS.includes(k as VariantKey)) throw new Error(`unknown sweep option ${k}`);
+    const options = { ...defaults, ...Object.fromEntries(overrides) } as Record<VariantKey, string>;
+    console.log(`variant ${i + 1} of ${variants.length}: ${text || 'defaults'} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
     const out = mkdtempSync(join(tmpdir(), 'sentiment-sweep-'));
-    const card = (await trainClassifier(spec(w, out, {}))) as { dev_metrics: Record<string, { accuracy: number; macro_f1: number }>; best_epoch: number };
+    const card = (await trainClassifier(spec(variantOf(options), out, {}))) as {
+      dev_metrics: Record<string, { accuracy: number; macro_f1: number }>;
+      best_epoch: number | number[];
+    };
     rmSync(out, { recursive: true, force: true });
     const dm = card.dev_metrics;
     const f1s = selectionSlices.map((s) => dm[s]!.macro_f1);
     rows.push({
-      goemotions_weight: w,
+      variant: text || 'defaults',
+      options,
       best_epoch: card.best_epoch,
       mean_macro_f1: f1s.reduce((a, b) => a + b, 0) / f1s.length,
       dev: Object.fromEntries(Object.entries(dm).map(([k, m]) => [k, { accuracy: m.accuracy, macro_f1: m.macro_f1 }])),
     });
   }
   console.log(
-    `wrote ${writeResults('sentiment-weight-sweep', { rule: 'highest mean dev macro-F1 over twitter, phrasebank_all and goemotions', candidates: rows })}`,
+    `wrote ${writeResults(values['sweep-name'], { rule: 'highest mean dev macro-F1 over twitter, phrasebank_all and goemotions', candidates: rows })}`,
   );
 } else {
-  const card = (await trainClassifier(spec(Number(values['goemotions-weight']), fromRoot(values.out), tests))) as {
+  const card = (await trainClassifier(spec(variantOf(defaults), fromRoot(values.out), tests))) as {
     metrics: Record<string, { accuracy: number; macro_f1: number; n: number }>;
     calibration: { temperature: number; sets: Record<string, unknown> };
   };

@@ -31,6 +31,9 @@ describe('answer type of a question', () => {
     ['what is', 'What is the largest city in Ohio?'],
     ['what are (list)', 'What are the four freedoms?'],
     ['name', 'Name the general who commanded the fleet.'],
+    ['what did X think + clause', 'What did Luther think was the only source of knowledge of God?'],
+    ['what did X believe that + clause', 'What did Luther believe that the soul does after death?'],
+    ['what does X want to + verb', 'What does the UN want to stabilize?'],
   ])('factoid: %s ("%s")', (_, q) => expect(answerType(q)).toBe('factoid'));
 
   it.each([
@@ -46,6 +49,9 @@ describe('answer type of a question', () => {
     ['views', "What was Lincoln's position on slavery?"],
     ['effects', 'What were the effects of the New Deal?'],
     ['tell me about', 'Tell me about the Louisiana Purchase.'],
+    ['what did X say to Y', 'What did Roosevelt say to Congress?'],
+    ['what did X say in Y', 'What did Lincoln say in his second annual message?'],
+    ['what did X think of Y', 'What did Luther think of Purgatory?'],
   ])('open: %s ("%s")', (_, q) => expect(answerType(q)).toBe('open'));
 });
 

@@ -105,4 +105,56 @@ describe("support check: the kept passages must contain the question's key conte
       expect((await ask('What did Johnson say about insurance?', [johnson])).passed).toBe(true);
     });
   });
+
+  describe('names and numbers as questions write them', () => {
+    const big = lexiconOf([
+      ...'the of and to in a is what did who when how which first school normal teachers teach teaching reject navy built ships doctor fourth war'.split(' '),
+      ...Array.from({ length: 12_000 }, (_, i) => `filler${i}`),
+    ]);
+    const ask = (q: string, passages: { text: string; source: string }[]) => checkSupport(q, extractEntities(q), passages, big);
+    const found = async (q: string, text: string, term: string) =>
+      (await ask(q, [passage(text)])).terms.find((t) => t.text === term)?.found ?? `no term ${term}`;
+
+    it('reads a possessive as its noun', async () => {
+      expect(await found("What was the navy's first ironclad called?", 'The navy built its first ironclad in 1862.', 'navy')).toBe(true);
+      expect(await found("Who was Mann's successor?", 'Horace Mann retired, and Barnas Sears succeeded him.', 'Mann')).toBe(true);
+    });
+
+    it('finds a decade with or without its century and apostrophe, and each number of a range', async () => {
+      expect(await found("Who played the Doctor on stage in the 70's?", 'In the 1970s Trevor Martin played the role on stage.', "70's")).toBe(true);
+      expect(await found("Who played the Doctor in the 1980's?", 'It was revived in the 1980s.', "1980's")).toBe(true);
+      const range = await ask('What was built in 1861-1865?', [passage('Between 1861 and 1865 the navy built ironclads.')]);
+      expect(range.terms.filter((t) => t.kind === 'number').map((t) => [t.text, t.found])).toEqual([
+        ['1861', true],
+        ['1865', true],
+      ]);
+      expect(await found('What was built in 1861-1866?', 'Between 1861 and 1865 the navy built ironclads.', '1866')).toBe(false);
+    });
+
+    it('finds an acronym that the passage spells out, a month by its abbreviation, and a name without its accents', async () => {
+      expect(await found('What did the SP decide in 1999?', 'In 1999 the Scottish Parliament decided to meet in Edinburgh.', 'SP')).toBe(true);
+      expect(await found('What did the SP decide in 1999?', 'In 1999 the Parliament decided to meet in Edinburgh.', 'SP')).toBe(false);
+      expect(await found('Where was the Feb 2010 call published?', 'A call for change was published in February 2010 in Nature.', 'Feb')).toBe(true);
+      expect(await found('Who met Celoron in 1749?', 'Céloron met the chief in 1749.', 'Celoron')).toBe(true);
+    });
+
+    it('finds a name typed with one slip (two from nine letters), but not a different short name', async () => {
+      expect(await found('When did Luther write to Melanchhon?', 'Luther wrote to Melanchthon on 1 August 1521.', 'Melanchhon')).toBe(true);
+      expect(
+        await found('Who commissioned the Gateshead Milennium Bridge?', 'The Gateshead Millennium Bridge was commissioned by Gateshead Council.', 'Milennium'),
+      ).toBe(true);
+      expect(await found('What did Osama say?', 'Obama said the war would end.', 'Osama')).toBe(false);
+    });
+
+    it("counts a frequent word capitalised in a title as a content word, and keeps rare ones and the extractor's names as names", async () => {
+      const v = await ask('Who often plays the Fourth Doctor in comedy parodies?', [passage('Jon Culshaw often plays the Doctor.')]);
+      const kinds = Object.fromEntries(v.terms.map((t) => [t.text, t.kind]));
+      expect(kinds).toMatchObject({ Fourth: 'word', Doctor: 'word' });
+      const w = await ask('What did Melanchthon teach at Wittenberg?', [passage('Melanchthon taught Greek at Wittenberg.')]);
+      expect(w.terms.filter((t) => t.kind === 'name').map((t) => t.text)).toEqual(['Melanchthon', 'Wittenberg']);
+      // "Luther reject" is one name to the entity extractor; only its capitalised word is a name.
+      const r = await ask('What teaching did Luther reject?', [passage('Luther rejected the teaching of the Church.')]);
+      expect(r.terms.find((t) => t.text === 'reject')?.kind).toBe('word');
+    });
+  });
 });

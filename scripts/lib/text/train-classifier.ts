@@ -6,11 +6,22 @@ import { join } from 'node:path';
 import { AutoTokenizer, env, pipeline } from '@huggingface/transformers';
 import { rng } from '../../../src/infra/rng.js';
 import { calibration } from '../ml/metrics.js';
-import { BIGRAM_BUCKETS, BIGRAM_PRIME, type BagParams, BagClassifier, type ClassMetrics, type TrainExample, score, softmax } from './bag-model.js';
+import {
+  BIGRAM_BUCKETS,
+  BIGRAM_PRIME,
+  type BagParams,
+  BagClassifier,
+  type ClassMetrics,
+  NEGATION_BOUNDARIES,
+  NEGATORS,
+  type TrainExample,
+  score,
+  softmax,
+} from './bag-model.js';
 import type { Example } from './data.js';
 import { type Glove, roughTokens } from './glove.js';
 import { SPECIAL, tokenizerJson, writeModelDir } from './model-dir.js';
-import { classifierOnnx } from './onnx-text.js';
+import { type ClassifierWeights, classifierOnnx, ensembleClassifierOnnx, interleaveMembers, quantiseMemberRows } from './onnx-text.js';
 
 export interface ClassifierSpec {
   name: string;
@@ -31,6 +42,15 @@ export interface ClassifierSpec {
   topGlove: number;
   /** Weigh classes by 1/sqrt(frequency) against imbalance. */
   balance: boolean;
+  /**
+   * Members of an ensemble (default 1): each is trained with its own seed (params.seed + k) and early stopping, and
+   * the shipped graph outputs the mean of their logits.
+   */
+  members?: number;
+  /** Precision of the word and pair tables in the ONNX file (default half; int8 with a scale per row and member). */
+  tables?: 'half' | 'int8';
+  /** Words up to this many tokens after a negator (NEGATORS), before a boundary, pool apart (default 0: off). */
+  negationWindow?: number;
   card: Record<string, unknown>;
   glove: Glove;
 }
@@ -107,15 +127,29 @@ export async function trainClassifier(spec: ClassifierSpec): Promise<Record<stri
   const train = spec.train.map(toExample);
   const devIds = spec.dev.map((e) => encode(e.text));
   const tokenWeights = Float32Array.from(vocab, (_, i) => (i < SPECIAL.length ? 0 : 1));
-  const model = new BagClassifier(gloveTable(vocab, glove, params.seed), tokenWeights, glove.dim, labels.length, params.hidden, params.seed);
+  const K = spec.members ?? 1;
+  const flags = (words: string[]) => Float32Array.from(vocab, (w) => (words.includes(w) ? 1 : 0));
+  const negation = spec.negationWindow ? { negators: flags(NEGATORS), boundaries: flags(NEGATION_BOUNDARIES), window: spec.negationWindow } : undefined;
+  const members: BagClassifier[] = [];
+  // The ensemble's probabilities: softmax of the mean of the members' logits (one member: its own probabilities).
+  const model = {
+    probabilities(ids: Int32Array): Float32Array {
+      if (members.length === 1) return members[0]!.probabilities(ids);
+      const z = new Float32Array(labels.length);
+      const all = members.map((m) => m.logitsOf(ids));
+      for (let l = 0; l < labels.length; l++) z[l] = all.reduce((s, zk) => s + zk[l]!, 0) / all.length;
+      return softmax(z);
+    },
+  };
 
   const argmax = (p: Float32Array) => p.indexOf(Math.max(...p));
-  const evaluate = (ids: Int32Array[], examples: Example[]): ClassMetrics =>
+  const evaluateWith = (predict: (x: Int32Array) => Float32Array, ids: Int32Array[], examples: Example[]): ClassMetrics =>
     score(
       labels,
       examples.map((e) => e.labels),
-      ids.map((x) => argmax(model.probabilities(x))),
+      ids.map((x) => argmax(predict(x))),
     );
+  const evaluate = (ids: Int32Array[], examples: Example[]) => evaluateWith((x) => model.probabilities(x), ids, examples);
   // The development sets that choose the epoch and the temperature: the pooled dev split, or the named slices.
   const selection = spec.selectionSlices
     ? spec.selectionSlices.map((name) => {
@@ -124,19 +158,56 @@ export async function trainClassifier(spec: ClassifierSpec): Promise<Record<stri
         return { name, examples, ids: examples.map((e) => encode(e.text)) };
       })
     : [{ name: 'dev', examples: spec.dev, ids: devIds }];
-  let best = { f1: -1, epoch: 0, weights: model.snapshot() };
+  const bestEpochs: number[] = [];
   const t0 = performance.now();
-  model.train(train, params, (epoch) => {
+  for (let k = 0; k < K; k++) {
+    const seed = params.seed + k;
+    const member = new BagClassifier(gloveTable(vocab, glove, seed), tokenWeights, glove.dim, labels.length, params.hidden, seed, negation);
+    if (K > 1) console.log(`  member ${k + 1} of ${K} (seed ${seed})`);
+    let best = { f1: -1, epoch: 0, weights: member.snapshot() };
+    member.train(train, { ...params, seed }, (epoch) => {
+      const per = selection.map((s) => evaluateWith((x) => member.probabilities(x), s.ids, s.examples));
+      const f1 = per.reduce((a, m) => a + m.macro_f1, 0) / per.length;
+      const shown = per.map(
+        (m, i) => `${selection.length > 1 ? `${selection[i]!.name} ` : ''}accuracy ${m.accuracy.toFixed(4)} macro-F1 ${m.macro_f1.toFixed(4)}`,
+      );
+      console.log(`  epoch ${epoch}: dev ${shown.join(', ')} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+      if (f1 > best.f1) best = { f1, epoch, weights: member.snapshot() };
+      return epoch - best.epoch < 2; // stop after two epochs without improvement
+    });
+    member.restore(best.weights);
+    bestEpochs.push(best.epoch);
+    members.push(member);
+  }
+  const V = vocab.length;
+  const D = glove.dim;
+  if (spec.tables === 'int8') {
+    // The trainer evaluates the tables the ONNX file holds: int8 with a scale per row and member, dequantised.
+    for (const [name, rows] of [
+      ['embeddings', V],
+      ['bigrams', BIGRAM_BUCKETS],
+    ] as const) {
+      const { dequantised } = quantiseMemberRows(
+        rows,
+        K,
+        D,
+        interleaveMembers(
+          members.map((m) => m.w[name]),
+          rows,
+          D,
+        ),
+      );
+      members.forEach((m, k) => {
+        for (let r = 0; r < rows; r++) m.w[name].set(dequantised.subarray((r * K + k) * D, (r * K + k + 1) * D), r * D);
+      });
+    }
+  }
+  if (K > 1) {
     const per = selection.map((s) => evaluate(s.ids, s.examples));
-    const f1 = per.reduce((a, m) => a + m.macro_f1, 0) / per.length;
-    const shown = per.map(
-      (m, i) => `${selection.length > 1 ? `${selection[i]!.name} ` : ''}accuracy ${m.accuracy.toFixed(4)} macro-F1 ${m.macro_f1.toFixed(4)}`,
+    console.log(
+      `  ensemble of ${K}: dev ${per.map((m, i) => `${selection[i]!.name} accuracy ${m.accuracy.toFixed(4)} macro-F1 ${m.macro_f1.toFixed(4)}`).join(', ')}`,
     );
-    console.log(`  epoch ${epoch}: dev ${shown.join(', ')} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
-    if (f1 > best.f1) best = { f1, epoch, weights: model.snapshot() };
-    return epoch - best.epoch < 2; // stop after two epochs without improvement
-  });
-  model.restore(best.weights);
+  }
 
   // Temperature scaling on the development split: the logits are divided by the T that minimises dev log-loss,
   // so the probabilities the service reports (its "confidence") are honest. Accuracy does not change.
@@ -147,8 +218,10 @@ export async function trainClassifier(spec: ClassifierSpec): Promise<Record<stri
   let temperature = 1;
   for (let T = 0.5; T <= 8; T += 0.05) if (nll(T) < nll(temperature)) temperature = Math.round(T * 100) / 100;
   console.log(`  temperature ${temperature} (dev log-loss ${nll(1).toFixed(4)} -> ${nll(temperature).toFixed(4)})`);
-  for (let i = 0; i < model.w.w2.length; i++) model.w.w2[i]! /= temperature;
-  for (let i = 0; i < model.w.b2.length; i++) model.w.b2[i]! /= temperature;
+  for (const m of members) {
+    for (let i = 0; i < m.w.w2.length; i++) m.w.w2[i]! /= temperature;
+    for (let i = 0; i < m.w.b2.length; i++) m.w.b2[i]! /= temperature;
+  }
 
   const devMetrics: Record<string, ClassMetrics> = {};
   for (const [name, examples] of Object.entries(spec.devSlices ?? {})) {
@@ -180,14 +253,23 @@ export async function trainClassifier(spec: ClassifierSpec): Promise<Record<stri
   }
 
   mkdirSync(spec.outDir, { recursive: true });
-  const onnxBytes = classifierOnnx(model.w, `${spec.name}: mean and max of word vectors, mean of word-pair vectors -> ReLU layer -> softmax`, BIGRAM_PRIME);
+  const weights: ClassifierWeights[] = members.map((m) => m.w);
+  const onnxBytes =
+    K === 1 && spec.tables !== 'int8' && !negation
+      ? classifierOnnx(weights[0]!, `${spec.name}: mean and max of word vectors, mean of word-pair vectors -> ReLU layer -> softmax`, BIGRAM_PRIME)
+      : ensembleClassifierOnnx(
+          weights,
+          spec.tables ?? 'half',
+          `${spec.name}: ${K} members, each mean and max of word vectors, mean of word-pair vectors -> ReLU layer; mean of their logits -> softmax`,
+          BIGRAM_PRIME,
+        );
   const card = {
     ...spec.card,
     labels,
-    architecture: `[mean, max] of ${glove.dim}-d word vectors (GloVe-initialised, fine-tuned) and mean of hashed word-pair vectors (${BIGRAM_BUCKETS} buckets) -> ${params.hidden} ReLU -> ${labels.length} logits`,
+    architecture: `${K > 1 ? `mean of the logits of ${K} members (seeds ${params.seed} to ${params.seed + K - 1}), each ` : ''}[mean, max] of ${glove.dim}-d word vectors (GloVe-initialised, fine-tuned) and mean of hashed word-pair vectors (${BIGRAM_BUCKETS} buckets) -> ${params.hidden} ReLU -> ${labels.length} logits${negation ? `; the words up to ${negation.window} tokens after a negator (${NEGATORS.join(' ')}), with no boundary (${NEGATION_BOUNDARIES.join(' ')}) between, leave the word mean and max for a fourth block, their own mean` : ''}${spec.tables === 'int8' ? '; word and pair tables int8 with a scale per row and member' : ''}`,
     vocabulary_size: vocab.length,
     hyper_parameters: params,
-    best_epoch: best.epoch,
+    best_epoch: K === 1 ? bestEpochs[0] : bestEpochs,
     temperature,
     class_weights: spec.balance ? Object.fromEntries(labels.map((l, k) => [l, Math.round((classWeight[k]! / meanWeight) * 1000) / 1000])) : 'none',
     metrics,
@@ -217,7 +299,11 @@ export async function trainClassifier(spec: ClassifierSpec): Promise<Record<stri
   const sizes = Object.fromEntries(
     ['onnx/model.onnx', 'tokenizer.json', 'config.json', 'tokenizer_config.json'].map((f) => [f, statSync(join(spec.outDir, f)).size]),
   );
-  const final = { ...card, pipeline_parity: `${agree}/${sample.length} dev predictions equal through transformers.js (fp16 table)`, file_sizes_bytes: sizes };
+  const final = {
+    ...card,
+    pipeline_parity: `${agree}/${sample.length} dev predictions equal through transformers.js (${spec.tables === 'int8' ? 'int8 tables' : K > 1 ? 'fp16 tables' : 'fp16 table'})`,
+    file_sizes_bytes: sizes,
+  };
   writeFileSync(join(spec.outDir, 'model-card.json'), `${JSON.stringify(final, null, 2)}\n`);
   console.log(`  wrote ${spec.outDir} (${(sizes['onnx/model.onnx']! / 1e6).toFixed(1)} MB model); pipeline parity ${agree}/${sample.length}`);
   return final;

@@ -1,6 +1,7 @@
 // What kind of answer a question wants. A factoid question (who, when, where, how many, which X, what year, what did
 // X abolish...) is answered by a short span of a sentence; an open question (why, how, describe, explain, what did X
 // say / propose / warn about Y, what were the effects of Y...) by whole sentences.
+import nlp from 'compromise';
 
 export type AnswerType = 'factoid' | 'open';
 
@@ -35,5 +36,21 @@ export function answerType(question: string): AnswerType {
   if (!/\bwhy\b/.test(q) && /^(\w+ )?(which|who|whom|whose|when|where)\b|^(in |during |by )?what (year|date|month|day|century|decade)\b/.test(q))
     return 'factoid';
   if (/^\s*how\b|\bhow (did|do|does|is|are|was|were|can|could|should|will|would|has|have|had)\b/.test(q) && !HOW_QUANTITY.test(q)) return 'open';
+  if (embeddedThing(q)) return 'factoid';
   return OPEN.some((re) => re.test(q)) ? 'open' : 'factoid';
+}
+
+const SAYING = new RegExp(`\\bwhat (do|does|did|will|would|can|could|should|has|have|had)\\b.*?\\b(${DISCOURSE})\\b(.*)$`);
+
+/**
+ * "What did Luther think was the only source of knowledge?", "What does the UN want to stabilize?": a verb of saying
+ * or wanting followed by a clause of its own asks for the thing that clause leaves out, a factoid; "What did Obama say
+ * about health insurance?" (nothing but a topic after the verb) asks for what was said.
+ */
+function embeddedThing(q: string): boolean {
+  const rest = SAYING.exec(q)?.[3]
+    ?.replace(/[?.!]+\s*$/, '')
+    .trim();
+  if (!rest || /^(about|on|regarding|concerning|of)\b/.test(rest)) return false;
+  return nlp(rest).has('#Verb');
 }

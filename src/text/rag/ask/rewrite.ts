@@ -106,6 +106,7 @@ export function extractEntities(question: string): Entities {
 
 export const DEFAULT_ABBREVIATIONS: Record<string, string> = {
   'U.S.': 'United States',
+  US: 'United States',
   USA: 'United States of America',
   'U.S.A.': 'United States of America',
   UK: 'United Kingdom',

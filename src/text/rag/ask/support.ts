@@ -4,6 +4,7 @@
 // vector is close (a name met only by the file name picks the document and is not counted). Names and numbers count in
 // that share too (weight 1), so a question of several names and one unmatched verb is not refused for the verb. Rare
 // nouns are required like names, and so is one of the nouns of Y in "what did X say about Y" (the question's topic).
+import { distance } from 'fastest-levenshtein';
 import { bm25Tokens } from '../../search/bm25.js';
 import { termsOf, titleWords } from './extractive.js';
 import type { Entities } from './rewrite.js';
@@ -74,27 +75,52 @@ export function rarity(word: string, lexicon: Lexicon): number {
 
 const WORD = /[\p{L}\p{N}]+(?:['’.-][\p{L}\p{N}]+)*/gu;
 
-/** The question's names (capitalised words after the first, and the entity extractor's), numbers and content words. */
+/**
+ * A capitalised word that is not one of the entity extractor's names is a name only when it is rare in general English
+ * (beyond about the 10,000 most frequent words: "Huguenot", "Fritschel") or an acronym ("GSCE", "NASA"); a frequent
+ * word capitalised as part of a title or a phrase ("the Fourth Doctor", "Revolutionary War", "British children") is a
+ * content word like any other, weighted by its rarity.
+ */
+const NAME_RANK = 10_000;
+const isAcronym = (token: string) => /^\p{Lu}{2,}$/u.test(token);
+
+/** The question's names, numbers and content words. */
 export function questionTerms(question: string, entities: Entities, lexicon: Lexicon): Omit<SupportTerm, 'found' | 'similar'>[] {
-  const named = new Set([entities.people, entities.places, entities.organizations].flat().flatMap((e) => e.toLowerCase().match(WORD) ?? []));
+  // The extractor's names, by their capitalised words ("Luther reject" is read as a name; "reject" is not one).
+  const named = new Set(
+    [entities.people, entities.places, entities.organizations]
+      .flat()
+      .flatMap((e) => e.match(WORD) ?? [])
+      .filter((w) => /^\p{Lu}/u.test(w))
+      .map((w) => w.toLowerCase().replace(/['’]s$/, '')),
+  );
   const nouns = new Set(
     termsOf(question)
       .filter((t) => t.tags.has('Noun') && !t.tags.has('Verb') && !t.tags.has('Pronoun'))
-      .map((t) => t.text.toLowerCase().replace(/[^\p{L}\p{N}'’.-]/gu, '')),
+      .map((t) =>
+        t.text
+          .toLowerCase()
+          .replace(/[^\p{L}\p{N}'’.-]/gu, '')
+          .replace(/['’]s$/, ''),
+      ),
   );
   // "What did Kennedy say about the moon?": the words after "say about" are what the question is about.
   const about = new RegExp(`\\b(?:${DISCOURSE})\\s+(?:about|on|regarding|concerning)\\s+(.+)$`, 'i').exec(question)?.[1];
-  const topicWords = new Set((about?.toLowerCase().match(WORD) ?? []).filter((w) => nouns.has(w)));
+  const topicWords = new Set((about?.toLowerCase().match(WORD) ?? []).map((w) => w.replace(/['’]s$/, '')).filter((w) => nouns.has(w)));
   const terms: Omit<SupportTerm, 'found' | 'similar'>[] = [];
   const seen = new Set<string>();
-  for (const [i, token] of [...question.matchAll(WORD)].map((m) => m[0]).entries()) {
+  // A possessive is its noun ("Aiken's" -> Aiken), and a range of numbers is its numbers ("1973-1974").
+  const tokens = [...question.matchAll(WORD)].flatMap((m) => (/^\d+[-–]\d+$/.test(m[0]) ? m[0].split(/[-–]/) : [m[0].replace(/(?<=\p{L})['’]s$/u, '')]));
+  for (const [i, token] of tokens.entries()) {
     const lower = token.toLowerCase();
     const stems = bm25Tokens(token);
     if (seen.has(lower)) continue;
     seen.add(lower);
+    const rank = lexicon.rank(lower);
     if (/^\d/.test(token)) terms.push({ text: token, kind: 'number', weight: 1 });
     else if (!stems.length) continue;
-    else if ((i > 0 && /^\p{Lu}/u.test(token)) || named.has(lower)) terms.push({ text: token, kind: 'name', weight: 1 });
+    else if (named.has(lower) || (i > 0 && /^\p{Lu}/u.test(token) && (rank === undefined || rank >= NAME_RANK || isAcronym(token))))
+      terms.push({ text: token, kind: 'name', weight: 1 });
     // A word no general vocabulary knows (a product, a jargon term) is as specific as a name.
     else if (!lexicon.has(lower) && /^\p{L}+$/u.test(lower) && lower.length >= 4) terms.push({ text: token, kind: 'name', weight: 1 });
     else if (!stems.every((s) => FRAME.has(s)))
@@ -137,15 +163,23 @@ function sameNameStem(a: string, b: string): boolean {
   return common >= 5 && common >= Math.max(a.length, b.length) - 3;
 }
 
-/** A number as passages write it: "15" matches "15th", "41000" matches "41,000". */
+/**
+ * A number as passages write it: "15" matches "15th", "41000" matches "41,000"; a decade matches with or without its
+ * century and apostrophe ("70's" and "1970s", "1970").
+ */
 const numberForms = (n: string) => {
+  const decade = /^(\d\d|\d{4})['’]?s$/.exec(n)?.[1];
+  if (decade) return decade.length === 2 ? [`${decade}s`, `19${decade}s`, `19${decade}`] : [`${decade}s`, decade];
   const plain = n.replace(/,/g, '');
   return [plain, `${plain}th`, `${plain}st`, `${plain}nd`, `${plain}rd`, Number(plain).toLocaleString('en-US')];
 };
 
 interface PassageWords {
   stems: Set<string>;
+  /** Lower case, possessives dropped, each also without its accents ("céleron" and "celeron"). */
   words: Set<string>;
+  /** Initials of runs of capitalised words, lower case ("Scottish Parliament" -> sp, "Franklin D. Roosevelt" -> fdr). */
+  initials: Set<string>;
   byPrefix: Map<string, string[]>;
   /** The words that may stand for a question's word (general-vocabulary words, not stop words), per vocabulary. */
   vectorWords?: { lexicon: Lexicon; words: string[] };
@@ -170,21 +204,59 @@ function passageWords(text: string): PassageWords {
   return words;
 }
 
+const withoutAccents = (w: string) => w.normalize('NFD').replace(/\p{M}/gu, '');
+
 function wordsOf(text: string): PassageWords {
-  const words = new Set((text.toLowerCase().match(WORD) ?? []).map((w) => w.replace(/['’]s$/, '')));
+  const words = new Set((text.toLowerCase().match(WORD) ?? []).flatMap((w) => [w.replace(/['’]s$/, ''), withoutAccents(w.replace(/['’]s$/, ''))]));
   const byPrefix = new Map<string, string[]>();
   for (const w of words) if (w.length >= 5) byPrefix.set(w.slice(0, 5), [...(byPrefix.get(w.slice(0, 5)) ?? []), w]);
-  return { stems: new Set(bm25Tokens(text)), words, byPrefix };
+  const initials = new Set<string>();
+  for (const m of text.matchAll(/\p{Lu}[\p{L}'’.-]*(?:[\s/]+\p{Lu}[\p{L}'’.-]*)+/gu)) {
+    const letters = m[0].split(/[\s/]+/).map((w) => w[0]!.toLowerCase());
+    for (let from = 0; from < letters.length; from++)
+      for (let to = from + 2; to <= Math.min(letters.length, from + 5); to++) initials.add(letters.slice(from, to).join(''));
+  }
+  return { stems: new Set(bm25Tokens(text)), words, byPrefix, initials };
 }
 
+/** Month abbreviations as questions write them ("Feb 2010", "Sept 1760"). */
+const MONTHS: Record<string, string> = {
+  jan: 'january',
+  feb: 'february',
+  mar: 'march',
+  apr: 'april',
+  jun: 'june',
+  jul: 'july',
+  aug: 'august',
+  sep: 'september',
+  sept: 'september',
+  oct: 'october',
+  nov: 'november',
+  dec: 'december',
+};
+
 function foundIn(t: Omit<SupportTerm, 'found' | 'similar'>, p: PassageWords, expanded: Record<string, string>): boolean {
-  const lower = t.text.toLowerCase().replace(/['’]s$/, '');
-  if (t.kind === 'number') return numberForms(lower).some((f) => p.words.has(f.toLowerCase()));
+  if (t.kind === 'number') return numberForms(t.text.toLowerCase()).some((f) => p.words.has(f.toLowerCase()));
+  const lower = withoutAccents(t.text.toLowerCase().replace(/['’]s$/, ''));
+  if (MONTHS[lower] && p.words.has(MONTHS[lower])) return true;
+  // An acronym the passage spells out ("SP" for the Scottish Parliament).
+  if (t.kind === 'name' && isAcronym(t.text) && t.text.length <= 5 && p.initials.has(lower)) return true;
   if (p.words.has(lower) || bm25Tokens(t.text).every((s) => p.stems.has(s))) return true;
   // An expansion's word is found when the passage uses the abbreviation ("United Kingdom" for "UK").
   if (Object.entries(expanded).some(([full, abbr]) => full.toLowerCase().split(/\s+/).includes(lower) && p.words.has(abbr.toLowerCase().replace(/\.$/, ''))))
     return true;
-  return t.kind === 'name' && lower.length >= 5 && (p.byPrefix.get(lower.slice(0, 5)) ?? []).some((w) => sameNameStem(lower, w));
+  if (t.kind !== 'name' || lower.length < 5) return false;
+  return (p.byPrefix.get(lower.slice(0, 5)) ?? []).some((w) => sameNameStem(lower, w)) || [...p.words].some((w) => misspeltName(lower, w));
+}
+
+/**
+ * A name typed with one slip ("Melanchhon" for Melanchthon, "Milennium"), two from nine letters: same first letter,
+ * from six letters (shorter names are too close to other names: Obama, Osama).
+ */
+function misspeltName(name: string, word: string): boolean {
+  if (name.length < 6 || word[0] !== name[0]) return false;
+  const max = name.length >= 9 ? 2 : 1;
+  return Math.abs(word.length - name.length) <= max && distance(name, word) <= max;
 }
 
 /**
