@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fromRoot } from '../src/infra/paths.js';
 import { rng } from '../src/infra/rng.js';
-import { type Ensemble, predictRaw } from '../src/infra/tree-ensemble.js';
+import { type Ensemble, compactEnsemble, predictRaw } from '../src/infra/tree-ensemble.js';
 import { termsOf } from '../src/text/rag/ask/extractive.js';
 import {
   LearnedReader,
@@ -36,6 +36,8 @@ const { values: args } = parseArgs({
     squad: { type: 'string', default: '../shared/data/squad/dev-v1.1-part-a.json' },
     out: { type: 'string', default: 'models/text/reader' },
     seed: { type: 'string', default: '7' },
+    // Development: one configuration of each model (the last chosen ones), for trying features quickly.
+    quick: { type: 'boolean', default: false },
   },
 });
 const seed = Number(args.seed);
@@ -162,7 +164,7 @@ const grid = (variants: Partial<GbdtParams>[]) => variants.map((v) => ({ ...base
 const sRows = sentenceRows(train);
 console.log(`sentence ranker: ${sRows.X.length} rows x ${SENTENCE_FEATURES.length} features`);
 let sentence: { params: GbdtParams; model: Ensemble; accuracy: number } | null = null;
-for (const params of grid([{ maxDepth: 3 }, { maxDepth: 5 }])) {
+for (const params of grid(args.quick ? [{ maxDepth: 5 }] : [{ maxDepth: 3 }, { maxDepth: 5 }])) {
   const t0 = performance.now();
   const model = trainGbdtHistogram(sRows.X, sRows.y, { ...params, bins: 64 });
   const accuracy = sentenceAccuracy(model, heldOut);
@@ -233,7 +235,7 @@ train.forEach((p, k) => {
 console.log(`span ranker: ${pX.length} rows x ${SPAN_FEATURES.length} features from the best ${TRAIN_SENTENCES} sentences of each question`);
 
 const endToEnd = (spanModel: Ensemble, k: number) => {
-  const reader = new LearnedReader({ sentence: sentence!.model, span: spanModel, sentencesForSpans: k });
+  const reader = new LearnedReader({ sentence: compactEnsemble(sentence!.model), span: compactEnsemble(spanModel), sentencesForSpans: k });
   const f1s: number[] = [];
   const ems: number[] = [];
   for (const p of heldOut) {
@@ -246,11 +248,11 @@ const endToEnd = (spanModel: Ensemble, k: number) => {
 type SpanChoice = { params: GbdtParams; model: Ensemble; k: number; f1: number; exact_match: number };
 const spanTrials: { depth: number; trees: number; learning_rate: number; k: number; f1: number; exact_match: number }[] = [];
 let span: SpanChoice | null = null;
-for (const params of grid([{ maxDepth: 7 }, { maxDepth: 9 }, { maxDepth: 9, nTrees: 300, learningRate: 0.05 }])) {
+for (const params of grid(args.quick ? [{ maxDepth: 9 }] : [{ maxDepth: 7 }, { maxDepth: 9 }, { maxDepth: 9, nTrees: 300, learningRate: 0.05 }])) {
   const t0 = performance.now();
   const model = trainGbdtHistogram(pX, pY, { ...params, bins: 64 });
   const seconds = ((performance.now() - t0) / 1000).toFixed(1);
-  for (const k of [3, 4, 5]) {
+  for (const k of args.quick ? [4] : [3, 4, 5]) {
     const e = endToEnd(model, k);
     spanTrials.push({
       depth: params.maxDepth,

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fromRoot } from '../../src/infra/paths.js';
-import { ensembleFromOnnx } from '../../src/infra/tree-ensemble.js';
+import { rng } from '../../src/infra/rng.js';
+import { compactEnsemble, ensembleFromOnnx, predictCompact, predictRaw } from '../../src/infra/tree-ensemble.js';
 import { answerType } from '../../src/text/rag/ask/answer-type.js';
 import { termsOf } from '../../src/text/rag/ask/extractive.js';
 import {
@@ -126,6 +127,19 @@ describe('reader features, on hand-made sentences', () => {
 
 describe('the shipped reader', () => {
   const reader = loadLearnedReader();
+
+  it('scores rows in its flat typed-array form exactly as the tree objects do', () => {
+    const rand = rng(11);
+    for (const file of ['sentence.onnx', 'span.onnx']) {
+      const { model } = ensembleFromOnnx(new Uint8Array(readFileSync(fromRoot(`models/text/reader/${file}`))));
+      const compact = compactEnsemble(model);
+      for (let k = 0; k < 500; k++) {
+        // Feature values on the scale of the real ones (shares, counts, ranks), and some exactly on thresholds.
+        const x = Float32Array.from({ length: model.nFeatures }, () => (rand() < 0.5 ? rand() : Math.floor(rand() * 12)));
+        expect(predictCompact(compact, x)).toBe(predictRaw(model, x));
+      }
+    }
+  });
 
   it('was trained on the features the code computes today (names and order), as its model card says', () => {
     const card = JSON.parse(readFileSync(fromRoot('models/text/reader/model-card.json'), 'utf8')) as Record<string, { features: string[] }>;

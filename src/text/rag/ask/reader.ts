@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fromRoot } from '../../../infra/paths.js';
-import { type Ensemble, ensembleFromOnnx, predictRaw, sigmoid } from '../../../infra/tree-ensemble.js';
+import { type CompactEnsemble, compactEnsemble, ensembleFromOnnx, predictCompact, sigmoid } from '../../../infra/tree-ensemble.js';
 import type { AnswerType } from './answer-type.js';
 import { termsOf } from './extractive.js';
 import { type QuestionInfo, type SentenceCandidate, sentenceFeatures, spanCandidates, spanFeatures } from './reader-features.js';
@@ -14,8 +14,8 @@ export * from './reader-features.js';
 export const READER_DIR = 'models/text/reader';
 
 export interface ReaderModels {
-  sentence: Ensemble;
-  span: Ensemble;
+  sentence: CompactEnsemble;
+  span: CompactEnsemble;
   /** How many of the best sentences the span step looks into (chosen on the held-out half). */
   sentencesForSpans: number;
 }
@@ -41,7 +41,7 @@ export class LearnedReader {
 
   /** Probability, for each candidate, that it contains the answer. */
   rankSentences(q: QuestionInfo, candidates: SentenceCandidate[], features = sentenceFeatures(q, candidates)): number[] {
-    return features.map((x) => sigmoid(predictRaw(this.models.sentence, x)));
+    return features.map((x) => sigmoid(predictCompact(this.models.sentence, x)));
   }
 
   /**
@@ -65,14 +65,16 @@ export class LearnedReader {
       return { answerType: 'open', answer: text, sentence: text, candidate: pair[0]!, sentenceProbability: p[top]!, spanScore: null, support: p[top]! };
     }
     // Spans of the best few sentences compete: each span's features include its sentence's score, rank and gap.
-    const raw = features.map((x) => predictRaw(this.models.sentence, x));
+    const raw = features.map((x) => predictCompact(this.models.sentence, x));
     const spans: { i: number; text: string; score: number }[] = [];
     order.slice(0, this.models.sentencesForSpans).forEach((i, rank) => {
       const terms = termsOf(candidates[i]!.text);
       const found = spanCandidates(terms, q);
       if (!found.length) return;
       const standing = { score: raw[i]!, rank, gap: raw[top]! - raw[i]! };
-      spanFeatures(terms, found, q, features[i]!, standing).forEach((x, k) => spans.push({ i, text: found[k]!.text, score: predictRaw(this.models.span, x) }));
+      spanFeatures(terms, found, q, features[i]!, standing).forEach((x, k) =>
+        spans.push({ i, text: found[k]!.text, score: predictCompact(this.models.span, x) }),
+      );
     });
     if (!spans.length) {
       const text = candidates[top]!.text;
@@ -97,7 +99,7 @@ export type ReaderSettings = Pick<ReaderModels, 'sentencesForSpans'>;
 
 /** The shipped reader (the two ONNX tree ensembles and the settings chosen with them). */
 export function loadLearnedReader(dir = fromRoot(READER_DIR)): LearnedReader {
-  const read = (name: string) => ensembleFromOnnx(new Uint8Array(readFileSync(join(dir, name)))).model;
+  const read = (name: string) => compactEnsemble(ensembleFromOnnx(new Uint8Array(readFileSync(join(dir, name)))).model);
   const settings = JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8')) as ReaderSettings;
   return new LearnedReader({ sentence: read('sentence.onnx'), span: read('span.onnx'), ...settings });
 }
