@@ -12,8 +12,12 @@ const { values } = parseArgs({
     data: { type: 'string', default: '../shared/data' },
     out: { type: 'string', default: 'models/text/emotion' },
     seed: { type: 'string', default: '11' },
+    // int8 word and pair tables (a scale per row) take half the room of half-precision ones, on disk and in memory;
+    // the trainer scores the numbers it ships.
+    tables: { type: 'string', default: 'int8' },
   },
 });
+if (values.tables !== 'int8' && values.tables !== 'half') throw new Error('--tables is int8 or half');
 const dir = join(fromRoot(values.data), 'goemotions');
 const seed = Number(values.seed);
 // Multi-label rows keep all their groups: the target spreads its mass over them (and either counts as right).
@@ -30,6 +34,7 @@ await trainClassifier({
   params: { hidden: 128, lr: 2e-3, embeddingLr: 2e-3, bigramLrScale: 0.1, epochs: 12, batch: 32, weightDecay: 1e-5, dropout: 0.2, seed },
   topGlove: 15000,
   balance: true,
+  tables: values.tables,
   glove: loadGlove(),
   card: {
     name: 'compact-emotion-7',
