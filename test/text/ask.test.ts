@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { taskFile } from '../../src/infra/worker-pool.js';
 import { confidenceOf } from '../../src/text/rag/ask/confidence.js';
 import { questionType } from '../../src/text/rag/ask/extractive.js';
 import { checkQuestion, groundingScore } from '../../src/text/rag/ask/guardrails.js';
@@ -421,5 +422,36 @@ describe('POST /rag/topics', () => {
     expect(one).toMatchObject({ k: 2, chosen_by: 'request' });
     expect((await app.inject({ method: 'POST', url: '/rag/topics', payload: { source: 'nothing.txt' } })).statusCode).toBe(400);
     expect((await app.inject({ method: 'POST', url: '/rag/topics', payload: { k: 1 } })).statusCode).toBe(400);
+  });
+});
+
+describe('/rag/ask when the worker queue is full', () => {
+  const docs = tempDir('ask-busy-');
+  const tasks = taskFile(new URL('../helpers/pool-tasks.js', import.meta.url));
+  let app: Awaited<ReturnType<typeof makeApp>>;
+  beforeAll(async () => {
+    writeFileSync(
+      join(docs, 'schools.txt'),
+      'Public schools in Ohio enrolled more children than ever. Teachers asked Congress for better pay. Horace Mann founded the first normal school in Massachusetts in 1839.',
+    );
+    app = await makeApp({ DOCS_DIR: docs, RAG_INDEX_ON_START: false, WORKER_THREADS: 1, WORKER_QUEUE_MAX: 1 });
+    await app.inject({ method: 'POST', url: '/rag/index', payload: {} });
+  });
+  afterAll(() => app.close());
+
+  it('answers 503 with Retry-After in the error shape instead of reading on the event loop, and answers again afterwards', async () => {
+    const question = { question: 'Who founded the first normal school in Massachusetts?' };
+    // One task keeps the only worker busy and another fills its one-place queue: the question's reading step finds
+    // the pool full.
+    const busy = app.workers.run(tasks, 'spin', 1500);
+    const queued = app.workers.run(tasks, 'echo', 'queued');
+    const refused = await app.inject({ method: 'POST', url: '/rag/ask', payload: question });
+    expect(refused.statusCode).toBe(503);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(refused.json()).toMatchObject({ detail: expect.stringMatching(/busy/i), retry_after_s: expect.any(Number) });
+    await Promise.all([busy, queued]);
+    const again = await app.inject({ method: 'POST', url: '/rag/ask', payload: question });
+    expect(again.statusCode).toBe(200);
+    expect(again.json().answer).toBe('Horace Mann');
   });
 });
