@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type GbdtParams, trainGbdt, trainGbdtHistogram } from '../../scripts/lib/ml/gbdt.js';
+import { type GbdtParams, bagEnsembles, trainGbdt, trainGbdtHistogram } from '../../scripts/lib/ml/gbdt.js';
 import { ensembleToOnnx } from '../../scripts/lib/ml/onnx-trees.js';
 import { rng } from '../../src/infra/rng.js';
 import { ensembleFromOnnx, predictRaw, sigmoid } from '../../src/infra/tree-ensemble.js';
@@ -49,6 +49,22 @@ describe('GBDT trainer', () => {
     const { model: back, meta } = ensembleFromOnnx(ensembleToOnnx(model, { featureNames: ['a', 'b', 'c'], version: '9.9.9' }));
     expect(meta).toEqual({ featureNames: ['a', 'b', 'c'], version: '9.9.9' });
     for (const x of X) expect(predictRaw(back, x)).toBeCloseTo(predictRaw(model, x), 5);
+  });
+});
+
+describe('a bag of GBDT models (bagEnsembles)', () => {
+  it('scores each row as the mean of its models, in one ensemble that survives the ONNX round trip', () => {
+    const { X, y } = data(300, 3);
+    const models = [7, 8, 9].map((seed) => trainGbdt(X, y, { ...base, seed }));
+    const bag = bagEnsembles(models);
+    expect(bag.trees.length).toBe(3 * base.nTrees);
+    const back = ensembleFromOnnx(ensembleToOnnx(bag, { featureNames: ['a', 'b', 'c'], version: 't' })).model;
+    const { X: rows } = data(50, 4);
+    for (const x of rows) {
+      const mean = models.reduce((s, m) => s + predictRaw(m, x), 0) / models.length;
+      expect(predictRaw(bag, x)).toBeCloseTo(mean, 5);
+      expect(predictRaw(back, x)).toBeCloseTo(mean, 5);
+    }
   });
 });
 

@@ -242,3 +242,16 @@ export function trainGbdtHistogram(X: Float32Array[], y: number[], params: GbdtP
   }
   return { trees, baseScore, nFeatures: d };
 }
+
+/**
+ * The mean of several ensembles' raw scores as one ensemble: all their trees, each leaf divided by their number, and
+ * the mean of their base scores. (A bag of models trained with different seeds.)
+ */
+export function bagEnsembles(models: Ensemble[]): Ensemble {
+  const k = models.length;
+  return {
+    trees: models.flatMap((m) => m.trees.map((t) => ({ nodes: t.nodes.map((n) => ({ ...n, value: n.value / k })) }))),
+    baseScore: models.reduce((s, m) => s + m.baseScore, 0) / k,
+    nFeatures: models[0]!.nFeatures,
+  };
+}

@@ -53,7 +53,18 @@ export interface QuestionInfo {
   words: QuestionWord[];
   /** The wh-phrase is the verb's subject ("Which team won...?", "Who was named...?"): the answer comes before the verb. */
   subject: boolean;
+  /**
+   * The content words just before the wh-phrase and just after it, nearest first ("the directors reported to who?":
+   * reported, directors): where the answer sits in a sentence that says the same, relative to those words.
+   */
+  leftContext: QuestionWord[];
+  rightContext: QuestionWord[];
+  /** The preposition right before the wh-phrase ("in what year", "from which direction"), lower case, or null. */
+  whPreposition: string | null;
 }
+
+/** Context words on each side of the wh-phrase that the alignment features look for. */
+const CONTEXT_WORDS = 3;
 
 /** Heads that name no kind of thing: "what is the name of the ship" asks about a ship. */
 const GENERIC_HEADS = new Set([
@@ -126,10 +137,13 @@ function nounPhrase(terms: Term[], from: number, forceFirst: boolean): { head: n
  * coach); a generic head ("the name of the program") gives way to the noun after "of". Also whether the wh-phrase is
  * the subject of the verb that follows ("Which team won", "Who was named"), whose answer comes before that verb.
  */
-export function questionHead(terms: Term[]): { head: Term | null; subject: boolean } {
+export function questionHead(terms: Term[]): { head: Term | null; subject: boolean; wh: { at: number; end: number } | null } {
   const lower = terms.map(lowerWord);
   const wh = lower.findIndex((w) => /^(what|which|who|whom|whose|how)$/.test(w));
-  if (wh < 0) return { head: null, subject: false };
+  if (wh < 0) {
+    const at = lower.findIndex((w) => /^(when|where|why)$/.test(w));
+    return { head: null, subject: false, wh: at < 0 ? null : { at, end: at + 1 } };
+  }
   const word = lower[wh]!;
   const copula = !!terms[wh + 1] && (terms[wh + 1]!.tags.has('Copula') || /^(is|are|was|were)$/.test(lower[wh + 1]!));
   // "Who was named", "What was built": a passive verb, whose subject the wh-word is.
@@ -149,7 +163,10 @@ export function questionHead(terms: Term[]): { head: Term | null; subject: boole
   const next = terms[k];
   const then = terms[k + 1];
   const subject = passive || (!!next && (isMainVerb(next) || (isAuxiliary(next) && !!then && isMainVerb(then) && then.tags.has('PastTense'))));
-  return { head, subject };
+  // The wh-phrase itself ("what European conflict", "how many touchdowns", "how long"); after a copula only the wh-word.
+  let end = np.head >= 0 && !copula ? Math.max(np.end, wh + 1) : wh + 1;
+  if (word === 'how' && terms[wh + 1] && (terms[wh + 1]!.tags.has('Adjective') || terms[wh + 1]!.tags.has('Adverb'))) end = Math.max(end, wh + 2);
+  return { head, subject, wh: { at: wh, end } };
 }
 
 export function analyseQuestion(question: string, rarity: (stem: string) => number, table: WordTable = loadWordTable()): QuestionInfo {
@@ -159,7 +176,7 @@ export function analyseQuestion(question: string, rarity: (stem: string) => numb
   const bigrams = new Set<string>();
   for (let i = 1; i < tokens.length; i++) bigrams.add(`${tokens[i - 1]} ${tokens[i]}`);
   const terms = termsOf(question);
-  const { head, subject } = questionHead(terms);
+  const { head, subject, wh } = questionHead(terms);
   const main = terms.filter((t) => isMainVerb(t) && t.stem && t !== head);
   const headRow = head ? table.row(lowerWord(head)) : -1;
   const seen = new Set<string>();
@@ -189,7 +206,19 @@ export function analyseQuestion(question: string, rarity: (stem: string) => numb
     verbRows: main.map((t) => table.row(lowerWord(t))).filter((r) => r >= 0),
     words,
     subject,
+    ...contexts(terms, wh, stems, weight, table),
   };
+}
+
+/** The question's content words on each side of its wh-phrase (nearest first), and the preposition before it. */
+function contexts(terms: Term[], wh: { at: number; end: number } | null, stems: Set<string>, weight: Map<string, number>, table: WordTable) {
+  const word = (t: Term): QuestionWord => ({ stem: t.stem, row: table.row(lowerWord(t)), weight: weight.get(t.stem) ?? 0 });
+  const content = (t: Term) => !!t.stem && stems.has(t.stem);
+  if (!wh) return { leftContext: [], rightContext: [], whPreposition: null };
+  const left = terms.slice(0, wh.at).filter(content).reverse().slice(0, CONTEXT_WORDS).map(word);
+  const right = terms.slice(wh.end).filter(content).slice(0, CONTEXT_WORDS).map(word);
+  const before = terms[wh.at - 1];
+  return { leftContext: left, rightContext: right, whPreposition: before?.tags.has('Preposition') ? lowerWord(before) : null };
 }
 
 export interface SentenceCandidate {
@@ -244,6 +273,12 @@ export const SENTENCE_FEATURES = [
   'head_similarity',
   ...KIND_NAMES.map((k) => `head_${k}`),
   'subject_question',
+  // Rarity among the candidates themselves: a word in every retrieved sentence ("Luther" in a collection about Luther)
+  // tells them apart less than one in a few.
+  'local_idf_overlap',
+  'local_idf_relative',
+  'local_idf_rank',
+  'type_near_match',
 ] as const;
 
 const YEAR = /\b(1\d{3}|20\d\d)s?\b/;
@@ -272,6 +307,29 @@ function capitalisedNew(sentence: string, q: QuestionInfo): number {
     if (stem && !q.stems.has(stem)) n++;
   }
   return n;
+}
+
+/**
+ * Whether a word of the expected answer type (a year or month for "when", a number for "how many", a capitalised word
+ * the question does not contain for "who" / "where") stands within 5 words of a word of the question: the sentence
+ * does not only mention the question's subject, it says something of the kind asked next to it. 0.5 for other
+ * questions.
+ */
+function typeNearMatch(sentence: string, q: QuestionInfo): number {
+  if (q.type === 'other') return 0.5;
+  const words = sentence.split(/\s+/).map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''));
+  const stems = words.map((w) => (w ? wordStem(w.toLowerCase()) : undefined));
+  const typed = words.map((w, i) => {
+    if (!w) return false;
+    if (q.type === 'date') return YEAR.test(w) || MONTH.test(w);
+    if (q.type === 'number') return NUMBER.test(w);
+    return i > 0 && /^\p{Lu}/u.test(w) && !(stems[i] && q.stems.has(stems[i]!));
+  });
+  for (let i = 0; i < words.length; i++) {
+    if (!typed[i]) continue;
+    for (let j = Math.max(0, i - 5); j <= Math.min(words.length - 1, i + 5); j++) if (j !== i && stems[j] && q.stems.has(stems[j]!)) return 1;
+  }
+  return 0;
 }
 
 /** Smallest window of content words holding every matched question word, as (matched words / window length). */
@@ -350,6 +408,26 @@ function softOverlap(q: QuestionInfo, tokens: Set<string>, rows: Int32Array, tab
 export function sentenceFeatures(q: QuestionInfo, candidates: SentenceCandidate[], table: WordTable = loadWordTable()): Float32Array[] {
   const tokens = candidates.map((c) => tokensOf(c.text));
   const avgLen = tokens.reduce((s, t) => s + t.length, 0) / Math.max(1, tokens.length) || 1;
+  // Document frequency of each question stem among the candidates (a file name's stems count for each of its sentences).
+  const localDf = new Map<string, number>();
+  tokens.forEach((toks, i) => {
+    const set = new Set(toks);
+    for (const st of q.stems) if (set.has(st) || candidates[i]!.titleStems?.has(st)) localDf.set(st, (localDf.get(st) ?? 0) + 1);
+  });
+  const localIdf = (st: string) => Math.log(1 + candidates.length / (1 + (localDf.get(st) ?? 0)));
+  const localTotal = [...q.stems].reduce((a, st) => a + localIdf(st), 0) || 1;
+  const local = tokens.map((toks, i) => {
+    const set = new Set(toks);
+    let sum = 0;
+    for (const st of q.stems) if (set.has(st) || candidates[i]!.titleStems?.has(st)) sum += localIdf(st);
+    return sum / localTotal;
+  });
+  const maxLocal = Math.max(1e-9, ...local);
+  const localRank = new Array<number>(candidates.length);
+  local
+    .map((x, i) => [x, i] as const)
+    .sort((a, b) => b[0] - a[0] || a[1] - b[1])
+    .forEach(([, i], r) => (localRank[i] = r));
   const base = candidates.map((c, i) => {
     const toks = tokens[i]!;
     const set = new Set(toks);
@@ -411,6 +489,10 @@ export function sentenceFeatures(q: QuestionInfo, candidates: SentenceCandidate[
       q.head && new Set(tokens[i]).has(q.head) ? 1 : bestSimilarity(q.headRow, rowsOf(c.text, table), table),
       ...q.headKinds,
       Number(q.subject),
+      local[i]!,
+      local[i]! / maxLocal,
+      Math.min(localRank[i]!, 30),
+      typeNearMatch(c.text, q),
     ]);
   });
 }
@@ -477,6 +559,17 @@ export const SPAN_FEATURES = [
   'subject_question',
   'span_question_similarity',
   'in_parentheses',
+  // Alignment: the question's words next to its wh-phrase, found next to the span on either side ("reported to who?"
+  // -> "reported to Mueller"; "from which direction via Mendota?" -> "from the west via Mendota").
+  'left_context_before',
+  'left_context_after',
+  'right_context_before',
+  'right_context_after',
+  'nearest_left_next_to',
+  'nearest_right_next_to',
+  'preposition_match',
+  'left_context_words',
+  'right_context_words',
   // Where the sentence stands among the candidates (spans of the best few sentences compete with each other).
   'sentence_score',
   'sentence_rank',
@@ -540,6 +633,27 @@ export function spanFeatures(
   const verbSim = terms.map((t, i) =>
     !t.tags.has('Verb') ? 0 : q.verbs.has(t.stem) ? 1 : Math.max(0, ...q.verbRows.map((r) => table.similarity(r, rows[i]!))),
   );
+  // How well each sentence word stands for each context word of the question (same stem 1, a close word its similarity).
+  const matchOf = (w: QuestionWord) =>
+    terms.map((t, i) => {
+      if (t.stem && t.stem === w.stem) return 1;
+      if (rows[i]! < COMMON_ROWS) return 0;
+      const sim = table.similarity(w.row, rows[i]!);
+      return sim >= 0.6 ? sim : 0;
+    });
+  const leftMatch = q.leftContext.map(matchOf);
+  const rightMatch = q.rightContext.map(matchOf);
+  const contextShare = (words: QuestionWord[], match: number[][], from: number, to: number) => {
+    let sum = 0;
+    let total = 0;
+    words.forEach((w, k) => {
+      const weight = w.weight || 0.1;
+      total += weight;
+      sum += weight * maxIn(match[k]!, from, to);
+    });
+    return total ? sum / total : 0;
+  };
+  const WINDOW = 6;
   const questionSim = terms.map((t, i) =>
     t.stem && q.stems.has(t.stem) ? 1 : rows[i]! < COMMON_ROWS ? 0 : Math.max(0, ...q.words.map((w) => table.similarity(w.row, rows[i]!))),
   );
@@ -570,6 +684,13 @@ export function spanFeatures(
       if (!t.tags.has('Determiner') && !t.tags.has('Preposition') && !t.tags.has('Adjective')) return 0;
     }
     return 0;
+  };
+  // The word before the span (past one determiner) is the preposition before the question's wh-phrase.
+  const prepositionMatch = (from: number) => {
+    if (!q.whPreposition) return 0;
+    let i = from - 1;
+    if (terms[i]?.tags.has('Determiner')) i--;
+    return Number(!!terms[i] && lowerWord(terms[i]!) === q.whPreposition);
   };
   const nextToHead = (s: Span) => {
     if (!q.head) return 0;
@@ -663,6 +784,15 @@ export function spanFeatures(
       Number(q.subject),
       questionSim.slice(s.from, s.to).reduce((a, b) => a + b, 0) / length,
       Number(depth[s.from]! > 0),
+      contextShare(q.leftContext, leftMatch, s.from - WINDOW, s.from),
+      contextShare(q.leftContext, leftMatch, s.to, s.to + WINDOW),
+      contextShare(q.rightContext, rightMatch, s.from - WINDOW, s.from),
+      contextShare(q.rightContext, rightMatch, s.to, s.to + WINDOW),
+      leftMatch.length ? maxIn(leftMatch[0]!, s.from - 3, s.from) : 0,
+      rightMatch.length ? maxIn(rightMatch[0]!, s.to, s.to + 3) : 0,
+      prepositionMatch(s.from),
+      q.leftContext.length,
+      q.rightContext.length,
       standing.score,
       standing.rank,
       standing.gap,
