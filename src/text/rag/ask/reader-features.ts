@@ -323,7 +323,7 @@ function typeNearMatch(sentence: string, q: QuestionInfo): number {
     if (!w) return false;
     if (q.type === 'date') return YEAR.test(w) || MONTH.test(w);
     if (q.type === 'number') return NUMBER.test(w);
-    return i > 0 && /^\p{Lu}/u.test(w) && !(stems[i] && q.stems.has(stems[i]!));
+    return i > 0 && /^\p{Lu}/u.test(w) && !(stems[i] && q.stems.has(stems[i]));
   });
   for (let i = 0; i < words.length; i++) {
     if (!typed[i]) continue;
