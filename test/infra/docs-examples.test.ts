@@ -1,4 +1,4 @@
-// The example requests in the README and docs/*.md: each `curl` to a survival route in a ```console block is sent to
+// The example requests in the README and docs/*.md: each `curl` to a survival or sentiment route in a ```console block is sent to
 // the service, and its answer must be the JSON printed under it (the explanation image's timestamped name aside).
 import { readFileSync, readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,8 +12,11 @@ interface Example {
   expected: string;
 }
 
-/** Deterministic routes whose examples are checked; others (text, movies) depend on models, time or the network. */
-const CHECKED = /^\/(api\/predict(\/batch)?|predict|api\/explain)$/;
+/**
+ * Deterministic routes whose examples are checked (sentiment without a language model: the shipped models and the
+ * written interpretation); others (questions, movies) depend on an index, time or the network.
+ */
+const CHECKED = /^\/(api\/predict(\/batch)?|predict|api\/explain|analyze\/sentiment)$/;
 
 function examples(): Example[] {
   const files = [
@@ -50,8 +53,9 @@ describe('example requests in the documentation', () => {
   });
   afterAll(() => app.close());
 
-  it('finds the survival examples to check', () => {
+  it('finds the survival and sentiment examples to check', () => {
     expect(found.length).toBeGreaterThanOrEqual(3);
+    expect(found.some((e) => e.path === '/analyze/sentiment')).toBe(true);
   });
 
   it.each(found.map((e) => [`${e.file}: POST ${e.path} ${JSON.stringify(e.body).slice(0, 60)}`, e] as const))(
