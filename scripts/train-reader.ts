@@ -19,16 +19,17 @@ import {
   SPAN_FEATURES,
   type SentenceCandidate,
   analyseQuestion,
+  titleStems,
   sentenceFeatures,
   spanCandidates,
   spanFeatures,
 } from '../src/text/rag/ask/reader.js';
 import { chunkDocument } from '../src/text/rag/chunker.js';
-import { Bm25Index, bm25Tokens } from '../src/text/search/bm25.js';
+import { Bm25Index, bm25Tokens, titleWords } from '../src/text/search/bm25.js';
 import { splitSentences } from '../src/text/sentences.js';
 import { type GbdtParams, bagEnsembles, trainGbdtHistogram } from './lib/ml/gbdt.js';
 import { ensembleToOnnx } from './lib/ml/onnx-trees.js';
-import { bestF1, exactMatch } from './lib/text/squad-eval.js';
+import { bestF1, exactMatch, squadFileName } from './lib/text/squad-eval.js';
 
 const VERSION = '3.0.0';
 const { values: args } = parseArgs({
@@ -65,6 +66,8 @@ interface Question {
 interface Half {
   questions: Question[];
   chunks: string[];
+  /** Each chunk's document name, as the evaluation's collection writes it (its words are part of the passage). */
+  sources: string[];
   bm25: Bm25Index;
   rarity: (stem: string) => number;
 }
@@ -72,20 +75,25 @@ interface Half {
 function half(parity: 0 | 1): Half {
   const questions: Question[] = [];
   const chunks: string[] = [];
+  const sources: string[] = [];
   squad.data.forEach((article, i) => {
     if (i % 2 !== parity) return;
-    // The same document text as the evaluation's collection (scripts/lib/text/squad-collection.ts).
-    for (const c of chunkDocument(article.paragraphs.map((p) => p.context).join('\n\n'))) chunks.push(c.text);
+    // The same documents as the evaluation's collection (scripts/lib/text/squad-collection.ts).
+    const source = squadFileName(article.title);
+    for (const c of chunkDocument(article.paragraphs.map((p) => p.context).join('\n\n'))) {
+      chunks.push(c.text);
+      sources.push(source);
+    }
     for (const p of article.paragraphs) for (const qa of p.qas) questions.push({ question: qa.question, answers: qa.answers.map((x) => x.text), article: i });
   });
   const bm25 = new Bm25Index();
-  chunks.forEach((c, i) => bm25.add(String(i), c));
+  chunks.forEach((c, i) => bm25.add(String(i), c, titleWords(sources[i]!)));
   bm25.build();
   // As the pipeline computes it: stem document frequencies over the chunks, smoothed IDF.
   const df = new Map<string, number>();
   for (const c of chunks) for (const s of new Set(bm25Tokens(c))) df.set(s, (df.get(s) ?? 0) + 1);
   const rarity = (stem: string) => Math.log(1 + chunks.length / (1 + (df.get(stem) ?? 0)));
-  return { questions, chunks, bm25, rarity };
+  return { questions, chunks, sources, bm25, rarity };
 }
 
 interface Prepared {
@@ -104,7 +112,8 @@ function prepare(h: Half): Prepared[] {
     const top = Math.max(0, ...hits.map(([, score]) => score));
     hits.forEach(([id, score], chunkRank) => {
       const chunkBm25 = top > 0 ? score / top : 1;
-      splitSentences(h.chunks[Number(id)]!).forEach((text, position) => candidates.push({ text, chunkRank, chunkBm25, position }));
+      const title = titleStems(h.sources[Number(id)]!);
+      splitSentences(h.chunks[Number(id)]!).forEach((text, position) => candidates.push({ text, chunkRank, chunkBm25, position, titleStems: title }));
     });
     const labels = candidates.map((c) => Number(item.answers.some((a) => c.text.includes(a))));
     return { q, item, candidates, labels, features: candidates.length ? sentenceFeatures(q, candidates) : [] };

@@ -123,12 +123,12 @@ describe('query rewriting and entities', () => {
       ['In what year did the canal open?', 'After a decade of digging, the canal finally opened in 1869, linking two seas.', '1869'],
       ['How many workers built the canal?', 'The canal was built by 30,000 workers over ten years.', '30,000'],
       ['Which company operated the canal?', 'The canal was operated by Suez Holdings until it was nationalised.', 'Suez Holdings'],
+      ['What position did Smith play?', 'Later that year, goalkeeper Smith signed with a new club in the north.', 'goalkeeper'],
     ];
-    // Known misses of the learned span model (it answers "engineer Maria Lopez", "new club in the north" and "slave
-    // trade across the empire"): kept as expected failures, so that a model that gets them right shows up here.
+    // Known misses of the learned span model (it answers "engineer Maria Lopez" and "slave trade across the empire"):
+    // kept as expected failures, so that a model that gets them right shows up here.
     const misses: [string, string, string][] = [
       ['Who designed the new bridge?', 'The new bridge over the river was designed by the engineer Maria Lopez in the spring.', 'Maria Lopez'],
-      ['What position did Smith play?', 'Later that year, goalkeeper Smith signed with a new club in the north.', 'goalkeeper'],
       ['What did the treaty abolish?', 'The treaty, signed in Paris, abolished the slave trade across the empire.', 'slave trade'],
     ];
     const read = (question: string, sentence: string) => {
@@ -146,7 +146,6 @@ describe('query rewriting and entities', () => {
     it.each(misses)('%s (the right sentence, and a span holding the answer)', (question, sentence, expected) => {
       const r = read(question, sentence);
       expect(r?.sentence).toBe(sentence);
-      if (question.startsWith('What position')) return;
       expect(r?.answer).toContain(expected);
     });
     it.fails.each(misses)('%s (exact span: a known miss)', (question, sentence, expected) => {

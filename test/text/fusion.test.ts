@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { Bm25Index, titleWords } from '../../src/text/search/bm25.js';
 import { rrfFusion, weightedFusion } from '../../src/text/search/hybrid.js';
 
 const semantic = new Map([
@@ -48,5 +49,36 @@ describe('hybrid fusion', () => {
     expect(r[0]).toMatchObject({ id: 'b' });
     expect(r[0]!.combined).toBeCloseTo(1 / 62 + 1 / 61, 10);
     expect(r.find((x) => x.id === 'd')!.combined).toBeCloseTo(1 / 63, 10);
+  });
+});
+
+describe('keyword search over chunks and their document names', () => {
+  const index = () => {
+    const bm25 = new Bm25Index();
+    bm25.add('w1', 'The establishment of the militia and of a mint are subjects you will resume.', titleWords('1790_george_washington_n.txt'));
+    bm25.add(
+      'r1',
+      'The militia law is obsolete. The militia should be organised like the regular army, and the militia trained.',
+      titleWords('1901_theodore_roosevelt_r.txt'),
+    );
+    bm25.add('r2', 'Forest reserves should be preserves for the wild creatures.', titleWords('1901_theodore_roosevelt_r.txt'));
+    bm25.build();
+    return bm25;
+  };
+
+  it("prefers the chunk of the document a question names over one that says the topic's word more often", () => {
+    const ranked = index()
+      .search('What did Washington say about the militia?')
+      .map(([id]) => id);
+    expect(ranked[0]).toBe('w1');
+    expect(ranked).toContain('r1');
+  });
+
+  it('still ranks by the text when the question names no document', () => {
+    expect(index().search('militia law and training')[0]![0]).toBe('r1');
+  });
+
+  it("reads a document's path as words", () => {
+    expect(titleWords('speeches/1964_lyndon_b_johnson_d.txt')).toBe('speeches 1964 lyndon b johnson d');
   });
 });

@@ -125,6 +125,35 @@ describe('reader features, on hand-made sentences', () => {
   });
 });
 
+describe('alignment of the question with a sentence (hand-made)', () => {
+  const spanFeature = (question: string, sentence: string, name: (typeof SPAN_FEATURES)[number]) => {
+    const q = analyseQuestion(question, () => 1);
+    const terms = termsOf(sentence);
+    const spans = spanCandidates(terms, q);
+    const sf = sentenceFeatures(q, [{ text: sentence, chunkRank: 0, chunkBm25: 1, position: 0 }])[0]!;
+    const xs = spanFeatures(terms, spans, q, sf, { score: 0, rank: 0, gap: 0 });
+    return Object.fromEntries(spans.map((s, k) => [s.text, xs[k]![SPAN_FEATURES.indexOf(name)]]));
+  };
+
+  it('marks a span that follows the preposition a question ends with, after the word before it ("war on?")', () => {
+    const f = spanFeature('What did Johnson declare war on?', 'The president declared war on poverty in America.', 'after_final_preposition');
+    expect(f.poverty).toBe(1);
+    expect(f.America).toBe(0);
+  });
+
+  it("finds the question's words before its wh-phrase just before the span ('reported to who?')", () => {
+    const f = spanFeature('The directors reported to who?', 'The directors of the centres effectively reported to Mueller.', 'nearest_left_next_to');
+    expect(f.Mueller).toBe(1);
+    expect(f.centres).toBe(0);
+  });
+
+  it("finds the words after the wh-phrase just after the span ('which team won the cup?')", () => {
+    const f = spanFeature('Which team won the cup in 1966?', 'England won the cup in 1966 at Wembley.', 'nearest_right_next_to');
+    expect(f.England).toBe(1);
+    expect(f.Wembley).toBe(0);
+  });
+});
+
 describe('the shipped reader', () => {
   const reader = loadLearnedReader();
 

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { buildApp } from '../../../src/app.js';
 import { loadConfig } from '../../../src/infra/config.js';
 import { fromRoot } from '../../../src/infra/paths.js';
+import { squadFileName } from './squad-eval.js';
 
 type Squad = { data: { title: string; paragraphs: { context: string; qas: { question: string; answers: { text: string }[] }[] }[] }[] };
 
@@ -31,7 +32,7 @@ export async function withSquadCollection<T>(
   const questions: SquadQuestion[] = [];
   for (const [article, a] of squad.data.entries()) {
     const indexed = include(article);
-    if (indexed) writeFileSync(join(docs, `${a.title.replace(/[^A-Za-z0-9_-]/g, '_')}.txt`), a.paragraphs.map((p) => p.context).join('\n\n'));
+    if (indexed) writeFileSync(join(docs, squadFileName(a.title)), a.paragraphs.map((p) => p.context).join('\n\n'));
     for (const p of a.paragraphs) for (const qa of p.qas) questions.push({ question: qa.question, answers: qa.answers.map((x) => x.text), article, indexed });
   }
   const app = await buildApp({

@@ -3,6 +3,9 @@ import { readFileSync } from 'node:fs';
 import { Bm25Index } from '../../../src/text/search/bm25.js';
 import { weightedFusion } from '../../../src/text/search/hybrid.js';
 
+/** The file an article is written to: its title with anything but letters, digits, _ and - as _ ("Super_Bowl_50.txt"). */
+export const squadFileName = (title: string) => `${title.replace(/[^A-Za-z0-9_-]/g, '_')}.txt`;
+
 export interface Squad {
   paragraphs: string[];
   questions: { question: string; paragraph: number; answers: string[] }[];

@@ -4,7 +4,7 @@ import { readFile, readdir, realpath } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { CrossEncoder } from '../models.js';
-import { Bm25Index } from '../search/bm25.js';
+import { Bm25Index, titleWords } from '../search/bm25.js';
 import { type Normalisation, type Scored, rrfFusion, weightedFusion } from '../search/hybrid.js';
 import { splitSentences } from '../sentences.js';
 import { CHUNK_OVERLAP, CHUNK_SIZE, chunkDocument } from './chunker.js';
@@ -135,7 +135,7 @@ export class RagService {
     this.records = new Map(all.map((r) => [r.id, r]));
     this.sentenceVectors = await this.opts.store.sentenceVectors();
     const bm25 = new Bm25Index();
-    for (const r of all) bm25.add(r.id, r.text);
+    for (const r of all) bm25.add(r.id, r.text, titleWords(r.source));
     bm25.build();
     this.bm25 = bm25;
     this.generation++;

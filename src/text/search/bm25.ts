@@ -21,6 +21,12 @@ function stemOf(token: string): string {
 /** The same text preparation for documents and queries. */
 export const bm25Tokens = (text: string): string[] => removeWords(tokenize0(lowerCase(text))).map(stemOf);
 
+/**
+ * A document's path as words, for the steps that take a question word its file name holds as met by the document:
+ * "speeches/1964_lyndon_b_johnson_d.txt" -> "speeches 1964 lyndon b johnson d".
+ */
+export const titleWords = (source: string) => source.replace(/\.[a-z]+$/i, '').replace(/[^\p{L}\p{N}]+/gu, ' ');
+
 // wink refuses to consolidate fewer than 3 documents; tiny collections get empty placeholders that never match.
 const MIN_DOCS = 3;
 const PLACEHOLDER = '\u0000placeholder-';
@@ -31,17 +37,19 @@ export class Bm25Index {
   private built = false;
 
   constructor() {
-    this.engine.defineConfig({ fldWeights: { body: 1 }, bm25Params: { k1: 1.2, b: 0.75 } });
+    // Two fields: the chunk's text and its document's name as words (titleWords), so that a question naming the
+    // document ("What did Washington say about the militia?") prefers its chunks over others on the same topic.
+    this.engine.defineConfig({ fldWeights: { body: 1, title: 1 }, bm25Params: { k1: 1.2, b: 0.75 } });
     this.engine.definePrepTasks([bm25Tokens as (input: unknown) => unknown]);
   }
 
-  add(id: string, text: string): void {
-    this.engine.addDoc({ body: text }, id);
+  add(id: string, text: string, title = ''): void {
+    this.engine.addDoc({ body: text, title }, id);
     this.count++;
   }
 
   build(): void {
-    for (let i = this.count; i < MIN_DOCS; i++) this.engine.addDoc({ body: '' }, `${PLACEHOLDER}${i}`);
+    for (let i = this.count; i < MIN_DOCS; i++) this.engine.addDoc({ body: '', title: '' }, `${PLACEHOLDER}${i}`);
     this.engine.consolidate();
     this.built = true;
   }

@@ -28,11 +28,7 @@ export function questionType(question: string): QuestionType {
   return 'other';
 }
 
-/**
- * A document's path as words, for the steps that take a question word its file name holds as met by the document:
- * "speeches/1964_lyndon_b_johnson_d.txt" -> "speeches 1964 lyndon b johnson d".
- */
-export const titleWords = (source: string) => source.replace(/\.[a-z]+$/i, '').replace(/[^\p{L}\p{N}]+/gu, ' ');
+export { titleWords } from '../../search/bm25.js';
 
 export interface Term {
   text: string;

@@ -61,6 +61,11 @@ export interface QuestionInfo {
   rightContext: QuestionWord[];
   /** The preposition right before the wh-phrase ("in what year", "from which direction"), lower case, or null. */
   whPreposition: string | null;
+  /**
+   * A preposition that ends the question ("What did Johnson declare war on?"), with the stem of the word before it
+   * (war): the answer follows "war on" in a sentence that says it.
+   */
+  finalPreposition: { word: string; before: string } | null;
 }
 
 /** Context words on each side of the wh-phrase that the alignment features look for. */
@@ -207,7 +212,15 @@ export function analyseQuestion(question: string, rarity: (stem: string) => numb
     words,
     subject,
     ...contexts(terms, wh, stems, weight, table),
+    finalPreposition: finalPreposition(terms),
   };
+}
+
+function finalPreposition(terms: Term[]): QuestionInfo['finalPreposition'] {
+  const last = terms[terms.length - 1];
+  const before = terms[terms.length - 2];
+  if (!last || !before || !last.tags.has('Preposition')) return null;
+  return { word: lowerWord(last), before: before.stem };
 }
 
 /** The question's content words on each side of its wh-phrase (nearest first), and the preposition before it. */
@@ -570,6 +583,7 @@ export const SPAN_FEATURES = [
   'preposition_match',
   'left_context_words',
   'right_context_words',
+  'after_final_preposition',
   // Where the sentence stands among the candidates (spans of the best few sentences compete with each other).
   'sentence_score',
   'sentence_rank',
@@ -685,6 +699,15 @@ export function spanFeatures(
     }
     return 0;
   };
+  // "declare war on?": the span comes (past one determiner) after "on" (0.5), and "on" after "war" (1).
+  const afterFinalPreposition = (from: number) => {
+    const fp = q.finalPreposition;
+    if (!fp) return 0;
+    let i = from - 1;
+    if (terms[i]?.tags.has('Determiner')) i--;
+    if (!terms[i] || lowerWord(terms[i]!) !== fp.word) return 0;
+    return terms[i - 1]?.stem && terms[i - 1]!.stem === fp.before ? 1 : 0.5;
+  };
   // The word before the span (past one determiner) is the preposition before the question's wh-phrase.
   const prepositionMatch = (from: number) => {
     if (!q.whPreposition) return 0;
@@ -793,6 +816,7 @@ export function spanFeatures(
       prepositionMatch(s.from),
       q.leftContext.length,
       q.rightContext.length,
+      afterFinalPreposition(s.from),
       standing.score,
       standing.rank,
       standing.gap,
