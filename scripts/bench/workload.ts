@@ -25,7 +25,17 @@ const texts = [
   'Operating profit fell to EUR 3.1 mn from EUR 7.4 mn, as demand in Europe weakened and costs rose.',
 ];
 
-export type Route = 'predict' | 'explain' | 'sentiment' | 'search' | 'ask';
+/** A long document for sentiment: the three texts over and over, 20,000 words. */
+const longText = (() => {
+  const parts: string[] = [];
+  for (let words = 0, i = 0; words < 20_000; i++) {
+    parts.push(texts[i % texts.length]!);
+    words += texts[i % texts.length]!.split(' ').length;
+  }
+  return parts.join(' ');
+})();
+
+export type Route = 'predict' | 'explain' | 'sentiment' | 'sentiment-long' | 'search' | 'ask';
 
 /** autocannon's request list for a route (cycled through in order). */
 export function requestsFor(route: Route): autocannon.Request[] {
@@ -36,6 +46,8 @@ export function requestsFor(route: Route): autocannon.Request[] {
       return passengers.map((p) => ({ method: 'POST', path: '/api/explain', headers: json, body: JSON.stringify({ ...p, plot_type: 'waterfall' }) }));
     case 'sentiment':
       return texts.map((text) => ({ method: 'POST', path: '/analyze/sentiment', headers: json, body: JSON.stringify({ text }) }));
+    case 'sentiment-long':
+      return [{ method: 'POST', path: '/analyze/sentiment', headers: json, body: JSON.stringify({ text: longText }) }];
     case 'search':
       return questions.map((query) => ({ method: 'POST', path: '/rag/search', headers: json, body: JSON.stringify({ query, top_k: 5 }) }));
     case 'ask':

@@ -1,10 +1,19 @@
 // Text analysis domain: the shared LLM, the sentiment service (lazy models) and their routes.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { taskFile } from '../infra/worker-pool.js';
 import { hubSettings } from './hub.js';
 import { Llm } from './llm/llm.js';
 import { sentimentRoutes } from './sentiment/routes.js';
+import type { ChunkScores } from './sentiment/scoring.js';
+import type { ScoreArgs } from './sentiment/sentiment-task.js';
 import { type LoadedModels, ModelLoader, SentimentService, defaultLoader } from './sentiment/service.js';
+
+/**
+ * Texts longer than this are scored in a worker thread. About one chunk: a text of one chunk (2,000 characters) holds
+ * the event loop for about 5 ms, ten chunks for 50 ms (docs/benchmarks.md, mixed load).
+ */
+export const SENTIMENT_INLINE_CHARS = 2000;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -31,8 +40,23 @@ async function textPlugin(app: FastifyInstance, opts: TextOptions) {
     timeoutMs: c.LLM_TIMEOUT_MS,
     log: app.log,
   });
-  const loader = new ModelLoader(opts.loadSentimentModels ?? defaultLoader(c.SENTIMENT_MODEL, c.EMOTION_MODEL, { hub: hubSettings(c) }), app.log);
-  const service = new SentimentService(loader, llm, app.log);
+  const hub = hubSettings(c);
+  const loader = new ModelLoader(opts.loadSentimentModels ?? defaultLoader(c.SENTIMENT_MODEL, c.EMOTION_MODEL, { hub }), app.log);
+  const sentimentTask = taskFile(new URL('./sentiment/sentiment-task.js', import.meta.url));
+  // Only with the configured models: a loader that tests put in place stands for models a worker could not load.
+  const longTexts = opts.loadSentimentModels
+    ? undefined
+    : {
+        minChars: SENTIMENT_INLINE_CHARS,
+        score: (text: string) =>
+          app.workers.run<ChunkScores>(sentimentTask, 'score', {
+            text,
+            sentimentModel: c.SENTIMENT_MODEL,
+            emotionModel: c.EMOTION_MODEL,
+            hub,
+          } satisfies ScoreArgs),
+      };
+  const service = new SentimentService(loader, llm, app.log, longTexts);
   app.decorate('llm', llm);
   app.decorate('sentiment', service);
   app.health.register('sentiment', () => ({
@@ -62,4 +86,4 @@ async function textPlugin(app: FastifyInstance, opts: TextOptions) {
   await app.register(sentimentRoutes, { service, maxChars: c.SENTIMENT_MAX_CHARS });
 }
 
-export default fp(textPlugin, { name: 'text', dependencies: ['health'] });
+export default fp(textPlugin, { name: 'text', dependencies: ['health', 'workers'] });

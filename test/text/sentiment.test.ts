@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunkText } from '../../src/text/sentiment/chunking.js';
 import { type LoadedModels, NOT_LOADED, defaultLoader, interpretFromScores } from '../../src/text/sentiment/service.js';
+import { SENTIMENT_INLINE_CHARS } from '../../src/text/plugin.js';
 import { makeApp } from '../helpers/app.js';
 import { FakeLlm, baseUrlFor } from '../helpers/fake-llm.js';
 
@@ -41,6 +42,25 @@ describe('POST /analyze/sentiment without an LLM key', () => {
     const meanOf = (label: string) => per.reduce((s, r) => s + r.find((x) => x.label === label)!.score, 0) / per.length;
     for (const label of ['positive', 'negative', 'neutral']) expect(body.scores[label]).toBeCloseTo(meanOf(label), 3);
     expect(body.contextual_sentiment).toMatch(/parts/);
+  });
+
+  it('scores a text longer than one chunk in a worker thread, and a short one on the event loop', async () => {
+    const done = () => app.workers.stats().completed;
+    const before = done();
+    const short = (await post(app, { text: 'Revenue fell and the outlook is weak.' })).json();
+    expect(short.num_chunks).toBe(1);
+    expect(done()).toBe(before);
+    const text = 'The company reported record profit and strong growth, and investors cheered the results. '.repeat(40);
+    expect(text.length).toBeGreaterThan(SENTIMENT_INLINE_CHARS);
+    const long = (await post(app, { text })).json();
+    expect(done()).toBe(before + 1);
+    // The same numbers as the event loop's own models give.
+    const count = (s: string) => models.sentiment.tokenizer.encode(s, { add_special_tokens: false }).length;
+    const chunks = chunkText(text, count);
+    expect(long.num_chunks).toBe(chunks.length);
+    const per = await Promise.all(chunks.map(async (c) => (await models.sentiment(c, { top_k: null })) as { label: string; score: number }[]));
+    const meanOf = (label: string) => per.reduce((s, r) => s + r.find((x) => x.label === label)!.score, 0) / per.length;
+    for (const label of ['positive', 'negative', 'neutral']) expect(long.scores[label]).toBeCloseTo(meanOf(label), 4);
   });
 
   it.each([

@@ -2,20 +2,13 @@
 // mean over chunks, and an interpretation by the LLM or, failing that, one written from the scores.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Llm, LlmFailure } from '../llm/llm.js';
-import { ModelLoadError } from '../hub.js';
-import { type LoadOptions, type TextClassifier, loadClassifier } from '../models.js';
+import { WorkersBusyError } from '../../infra/worker-pool.js';
 import { TextHttpError } from '../errors.js';
+import { ModelLoadError } from '../hub.js';
 import { splitSentences } from '../sentences.js';
-import { chunkText } from './chunking.js';
+import { type ChunkScores, EMOTIONS, type LoadedModels, SENTIMENTS, type Scores, scoreChunks } from './scoring.js';
 
-export const SENTIMENTS = ['positive', 'negative', 'neutral'] as const;
-export const EMOTIONS = ['anger', 'joy', 'fear', 'sadness', 'surprise', 'disgust', 'neutral'] as const;
-
-export interface LoadedModels {
-  sentiment: TextClassifier;
-  emotion: TextClassifier;
-  ids: { sentiment: string; emotion: string };
-}
+export { EMOTIONS, type LoadedModels, SENTIMENTS, defaultLoader } from './scoring.js';
 
 export const NOT_LOADED = 'Sentiment models not loaded. Please try again later.';
 
@@ -76,43 +69,6 @@ export class ModelLoader {
       throw new TextHttpError(503, NOT_LOADED, { state: 'failed', ...(this.failedModel ? { model: this.failedModel } : {}), reason: this.error });
     }
   }
-}
-
-/** Both classifiers load at once; labels are read from each model's id2label, in whatever order it has them. */
-export function defaultLoader(sentimentId: string, emotionId: string, opts: LoadOptions = {}) {
-  return async (): Promise<LoadedModels> => {
-    const [sentiment, emotion] = await Promise.all([loadClassifier(sentimentId, opts), loadClassifier(emotionId, opts)]);
-    for (const [id, clf, labels] of [
-      [sentimentId, sentiment, SENTIMENTS],
-      [emotionId, emotion, EMOTIONS],
-    ] as const) {
-      const known = Object.values((clf.model.config as unknown as { id2label: Record<string, string> }).id2label).map((l) => l.toLowerCase());
-      const missing = labels.filter((l) => !known.includes(l));
-      if (missing.length) throw new ModelLoadError(id, `it lacks the labels ${missing.join(', ')} (it has ${known.join(', ')})`);
-    }
-    return { sentiment, emotion, ids: { sentiment: sentimentId, emotion: emotionId } };
-  };
-}
-
-type Scores<K extends string> = Record<K, number>;
-
-async function classify<K extends string>(clf: TextClassifier, chunks: string[], labels: readonly K[]): Promise<Scores<K>[]> {
-  const out: Scores<K>[] = [];
-  for (let i = 0; i < chunks.length; i += 32) {
-    const batch = chunks.slice(i, i + 32);
-    const res = (await clf(batch, { top_k: null })) as unknown as { label: string; score: number }[][];
-    // A single input comes back unwrapped.
-    const rows = batch.length === 1 && !Array.isArray(res[0]) ? [res as unknown as { label: string; score: number }[]] : res;
-    for (const row of rows) {
-      const scores = Object.fromEntries(labels.map((l) => [l, 0])) as Scores<K>;
-      for (const { label, score } of row) {
-        const k = label.toLowerCase() as K;
-        if (k in scores) scores[k] = score;
-      }
-      out.push(scores);
-    }
-  }
-  return out;
 }
 
 function mean<K extends string>(rows: Scores<K>[], labels: readonly K[]): Scores<K> {
@@ -223,26 +179,35 @@ function threeSentences(text: string): string {
   return splitSentences(text.replace(/\s+/g, ' ')).slice(0, 3).join(' ');
 }
 
+/**
+ * Texts longer than `minChars` are cut and classified elsewhere (a worker thread): tokenising tens of chunks takes the
+ * event loop, that every request waits on, for a hundred milliseconds and more.
+ */
+export interface LongTexts {
+  minChars: number;
+  score: (text: string) => Promise<ChunkScores>;
+}
+
 export class SentimentService {
   constructor(
     readonly loader: ModelLoader,
     private readonly llm: Llm,
     private readonly log: FastifyBaseLogger,
+    private readonly longTexts?: LongTexts,
   ) {}
 
   async analyze(text: string): Promise<SentimentResult> {
+    // The models are loaded here in any case: the loading states (503 while loading or after a failure) are this one's.
     const models = await this.loader.acquire();
-    let chunks: string[];
-    let perChunkSentiment: Scores<(typeof SENTIMENTS)[number]>[];
-    let perChunkEmotion: Scores<(typeof EMOTIONS)[number]>[];
+    let scored: ChunkScores;
     try {
-      const tokenizer = models.sentiment.tokenizer;
-      chunks = chunkText(text, (s) => tokenizer.encode(s, { add_special_tokens: false }).length);
-      [perChunkSentiment, perChunkEmotion] = await Promise.all([classify(models.sentiment, chunks, SENTIMENTS), classify(models.emotion, chunks, EMOTIONS)]);
+      scored = this.longTexts && text.length > this.longTexts.minChars ? await this.longTexts.score(text) : await scoreChunks(models, text);
     } catch (err) {
+      if (err instanceof WorkersBusyError) throw err;
       this.log.error({ err }, 'sentiment inference failed');
       throw new TextHttpError(500, 'Analysis failed: the models could not process this text');
     }
+    const { chunks, sentiment: perChunkSentiment, emotion: perChunkEmotion } = scored;
     // Every chunk counts the same: the spec's mean over chunks (a short last chunk weighs as much as a full one).
     const scores = mean(perChunkSentiment, SENTIMENTS);
     const emotions = mean(perChunkEmotion, EMOTIONS);
@@ -259,7 +224,7 @@ export class SentimentService {
       scores: Object.fromEntries(SENTIMENTS.map((k) => [k, r4(scores[k])])) as SentimentResult['scores'],
       emotions: Object.fromEntries(EMOTIONS.map((k) => [k, r4(emotions[k])])) as SentimentResult['emotions'],
       contextual_sentiment: llm.ok ? threeSentences(llm.text) : interpretFromScores(scores, emotions, perChunk),
-      num_chunks: chunks.length,
+      num_chunks: chunks,
       chunks: perChunkSentiment.map((s, i) => ({ sentiment: perChunk[i]!, confidence: r4(s[perChunk[i]!]) })),
       llm_powered: llm.ok,
       models: models.ids,
