@@ -86,7 +86,9 @@ export const ConfigSchema = z
       .describe('Bearer token for the operator routes (secret); without it they answer loopback clients only'),
     WORKER_THREADS: intIn(1, 256)
       .optional()
-      .describe('Worker threads for CPU-bound steps (explanation plots, the question-answering reader, topics); default: cores - 1, at least 1'),
+      .describe(
+        'Worker threads for CPU-bound steps (explanation plots, the question-answering reader, topics, sentiment of long texts); default: cores - 1, at least 1',
+      ),
     WORKER_NICE: intIn(0, 19)
       .default(10)
       .describe(
