@@ -120,6 +120,21 @@ export interface ClassifierWeights {
   negation?: { negators: Float32Array; boundaries: Float32Array; window: number };
 }
 
+/**
+ * Adjacent word pairs as hash buckets: bucket = (left * prime + right) mod buckets (b_id), and each pair's weight, the
+ * product of its words' weights (b_w): a pair touching a special token weighs 0.
+ */
+const pairBuckets = () => [
+  node('Slice', ['input_ids', 's0', 'sm1', 's1'], ['b_left']),
+  node('Slice', ['input_ids', 's1', 'smax', 's1'], ['b_right']),
+  node('Slice', ['c_w', 's0', 'sm1', 's1'], ['b_wl']),
+  node('Slice', ['c_w', 's1', 'smax', 's1'], ['b_wr']),
+  node('Mul', ['b_wl', 'b_wr'], ['b_w']),
+  node('Mul', ['b_left', 'prime'], ['b_lp']),
+  node('Add', ['b_lp', 'b_right'], ['b_key']),
+  node('Mod', ['b_key', 'buckets'], ['b_id']),
+];
+
 /** [mean, max] of the word vectors and the mean of hashed word-pair vectors -> Gemm -> Relu -> Gemm -> logits. */
 export function classifierOnnx(w: ClassifierWeights, doc: string, bigramPrime: number): Uint8Array {
   return textModel(doc, {
@@ -153,15 +168,7 @@ export function classifierOnnx(w: ClassifierWeights, doc: string, bigramPrime: n
       ...maskedMax('c', 'c_tok', 'c_w3', 'c_max', 1),
       node('Min', ['c_count', 'one'], ['c_any']),
       node('Mul', ['c_max', 'c_any'], ['max']),
-      // Adjacent word pairs: bucket = (left * prime + right) mod buckets; pairs touching a special token weigh 0.
-      node('Slice', ['input_ids', 's0', 'sm1', 's1'], ['b_left']),
-      node('Slice', ['input_ids', 's1', 'smax', 's1'], ['b_right']),
-      node('Slice', ['c_w', 's0', 'sm1', 's1'], ['b_wl']),
-      node('Slice', ['c_w', 's1', 'smax', 's1'], ['b_wr']),
-      node('Mul', ['b_wl', 'b_wr'], ['b_w']),
-      node('Mul', ['b_left', 'prime'], ['b_lp']),
-      node('Add', ['b_lp', 'b_right'], ['b_key']),
-      node('Mod', ['b_key', 'buckets'], ['b_id']),
+      ...pairBuckets(),
       node('Gather', ['bigrams', 'b_id'], ['b_vec16'], [attr.int('axis', 0)]),
       node('Cast', ['b_vec16'], ['b_vec'], [attr.int('to', ElemType.FLOAT)]),
       node('Unsqueeze', ['b_w', 'axis2'], ['b_w3']),
@@ -425,14 +432,7 @@ export function ensembleClassifierOnnx(members: ClassifierWeights[], tables: 'ha
             ...weightedMean('n', 'n_weighted', 'c_wn', 'negated', 0),
           ]
         : []),
-      node('Slice', ['input_ids', 's0', 'sm1', 's1'], ['b_left']),
-      node('Slice', ['input_ids', 's1', 'smax', 's1'], ['b_right']),
-      node('Slice', ['c_w', 's0', 'sm1', 's1'], ['b_wl']),
-      node('Slice', ['c_w', 's1', 'smax', 's1'], ['b_wr']),
-      node('Mul', ['b_wl', 'b_wr'], ['b_w']),
-      node('Mul', ['b_left', 'prime'], ['b_lp']),
-      node('Add', ['b_lp', 'b_right'], ['b_key']),
-      node('Mod', ['b_key', 'buckets'], ['b_id']),
+      ...pairBuckets(),
       ...memberVectors('b_vec', 'bigrams', 'b_id', 'b_vec', int8),
       node('Unsqueeze', ['b_w', 'axis2'], ['b_w3']),
       node('Mul', ['b_vec', 'b_w3'], ['b_weighted']),
