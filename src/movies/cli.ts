@@ -76,9 +76,18 @@ function printOutcome(runId: number | null, status: string, error: string | unde
   });
 }
 
-function printPlan(plan: PlanSummary): void {
-  console.table(plan.first.map((p) => ({ tmdb_id: p.tmdb_id, title: p.title, category: p.category, catalog: p.catalog, ratings: p.ratings })));
-  console.log(`${plan.movies} movies would be refreshed (${plan.catalog} catalog, ${plan.ratings} ratings)`);
+function printPlan(plan: PlanSummary, config: Config): void {
+  if (plan.first.length)
+    console.table(plan.first.map((p) => ({ tmdb_id: p.tmdb_id, title: p.title, category: p.category, catalog: p.catalog, ratings: p.ratings })));
+  console.log(
+    plan.movies
+      ? `${plan.movies} movies would be refreshed (${plan.catalog} catalog, ${plan.ratings} ratings)`
+      : 'no movie is due for a refresh (the collection is empty, or every movie is fresh or frozen)',
+  );
+  // A dry run needs no keys, but the run it previews does.
+  const missing = missingKeys(loadCollectionSettings(config));
+  if (missing.length)
+    console.log(`note: ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set here; a real run needs them (see .env.example).`);
 }
 
 /** The work, done by the service that holds the database: started there, followed here. */
@@ -102,7 +111,7 @@ async function viaService(config: Config, url: string, request: RunRequest): Pro
     if (request.refresh_limit !== undefined) query.set('limit', String(request.refresh_limit));
     const res = await call<PlanSummary>('GET', `/api/collection/plan?${query.toString()}`);
     if (res.status !== 200) return refused(res);
-    printPlan(res.body);
+    printPlan(res.body, config);
     return 0;
   }
   const started = await call<{ run_id: number; details?: { run_id?: number } }>('POST', '/api/collection/run', request);
@@ -148,7 +157,7 @@ async function direct(config: Config, request: RunRequest): Promise<number> {
     if (flags['dry-run']) {
       // No network and no writes: what the next refresh would fetch, from the database as it is.
       const plan = await ctx.collector.planRefresh(params.refreshLimit ?? ctx.settings.refresh.limit, params.includeFrozen ?? false);
-      printPlan(summarisePlan(plan));
+      printPlan(summarisePlan(plan), config);
       return 0;
     }
     const bars = progressBars();
