@@ -43,4 +43,4 @@ RUN if [ "$PULL_MODELS" = "configured" ]; then \
 EXPOSE 5000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||5000)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-CMD ["node", "dist/src/server.js"]
+CMD ["node", "--max-semi-space-size=4", "dist/src/server.js"]

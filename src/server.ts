@@ -4,8 +4,10 @@ import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
 import { ConfigError, ensureDataDirs, loadConfig } from './infra/config.js';
 import { DirLock, DirLockedError } from './infra/dir-lock.js';
+import { applyMemoryFlags } from './infra/v8-memory.js';
 
 async function main() {
+  applyMemoryFlags();
   let config;
   try {
     config = loadConfig();

@@ -4,13 +4,10 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { AppError, type ErrorBody } from './app-error.js';
 import { WorkersBusyError } from './worker-pool.js';
 
-export interface ErrorBody {
-  error: string;
-  message: string;
-  details: Record<string, unknown>;
-}
+export { AppError, type ErrorBody };
 
 /** The service-wide error body, as a schema (registered once, so it becomes the OpenAPI `Error` component). */
 export const ErrorSchema = z
@@ -20,23 +17,6 @@ export const ErrorSchema = z
     details: z.record(z.string(), z.unknown()).describe('extra information'),
   })
   .meta({ id: 'Error' });
-
-/** An error a route raises on purpose: its status, kind and details reach the client as they are. */
-export class AppError extends Error {
-  constructor(
-    readonly statusCode: number,
-    readonly kind: string,
-    message: string,
-    readonly details: Record<string, unknown> = {},
-  ) {
-    super(message);
-    this.name = kind;
-  }
-
-  toBody(): ErrorBody {
-    return { error: this.kind, message: this.message, details: this.details };
-  }
-}
 
 export interface ValidationIssue {
   loc: string[];

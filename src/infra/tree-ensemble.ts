@@ -1,5 +1,6 @@
 // Gradient-boosted tree ensembles at serving time: the node layout, raw log-odds of a row, and reading the trees back
 // from a standard ONNX TreeEnsembleClassifier (ai.onnx.ml). Training and export live in scripts/lib/ml/.
+import { sigmoid } from './math.js';
 import { decodeModel, metadata, nodeAttributes } from './onnx-proto.js';
 
 /** One node; a leaf has feature -1. Samples with x[feature] <= threshold go left (ONNX BRANCH_LEQ). */
@@ -25,7 +26,7 @@ export interface Ensemble {
   nFeatures: number;
 }
 
-export const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
+export { sigmoid };
 
 /** Raw log-odds of one row. Inputs and thresholds are float32, as in ONNX Runtime. */
 export function predictRaw(model: Ensemble, x: ArrayLike<number>): number {

@@ -50,6 +50,9 @@ export class WorkerPool {
       // Lower priority for heavy steps: on a busy machine the event loop (every request's first and last step) runs
       // first, so a prediction does not queue behind a plot. A per-thread nice value on Linux.
       niceIncrement: opts.nice ?? 0,
+      // A small young generation: a worker's tasks allocate in bursts, and V8's default (up to 48 MB per thread) stays
+      // resident once it has grown.
+      resourceLimits: { maxYoungGenerationSizeMb: 12 },
     });
     // A worker that dies (a native crash, an out-of-memory) fails its own task only; piscina starts a new one.
     this.pool.on('error', () => this.crashes++);

@@ -6,7 +6,8 @@ import { taskFile } from '../infra/worker-pool.js';
 import fastifyStatic from '@fastify/static';
 import { DiskImageStore, IMAGE_NAME, PgImageStore } from './explain/image-store.js';
 import { Explainer } from './explain/explainer.js';
-import { type CanvasModule, loadCanvas } from './plots/draw.js';
+import type { CanvasModule } from './plots/draw.js';
+import { type PlotRequest, type PlotResult, drawer, plotter } from './plots/plotter.js';
 import { survivalRoutes } from './routes.js';
 import { SurvivalService } from './service.js';
 
@@ -50,11 +51,11 @@ async function survivalPlugin(app: FastifyInstance, opts: SurvivalOptions) {
       maxAge: '1d',
     });
   }
-  // Plots are drawn in the worker pool: encoding a PNG takes ~15 ms that predictions would otherwise wait behind.
+  // Plots are drawn in the worker pool: encoding a PNG takes ~15 ms that predictions would otherwise wait behind, and
+  // only the workers load the canvas library. A test's replacement loader draws here instead.
   const plotTask = taskFile(new URL('./plots/plot-task.js', import.meta.url));
-  const explainer = new Explainer(service, store, opts.loadCanvas ?? loadCanvas, (type, input) =>
-    app.workers.run<Uint8Array>(plotTask, 'render', { type, input }),
-  );
+  const draw = opts.loadCanvas ? drawer(opts.loadCanvas) : (req: PlotRequest) => app.workers.run<PlotResult>(plotTask, 'render', req);
+  const explainer = new Explainer(service, store, plotter(draw));
   app.decorate('survival', service);
   app.decorate('explainer', explainer);
   app.health.register('survival', () => ({ ...service.status() }));

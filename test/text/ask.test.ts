@@ -7,7 +7,8 @@ import { questionType } from '../../src/text/rag/ask/extractive.js';
 import { checkQuestion, groundingScore } from '../../src/text/rag/ask/guardrails.js';
 import { loadLexicon } from '../../src/text/rag/ask/lexicon.js';
 import { analyseQuestion, loadLearnedReader } from '../../src/text/rag/ask/reader.js';
-import { DEFAULT_ABBREVIATIONS, expandAbbreviations, extractEntities, fixTypos, vocabulary } from '../../src/text/rag/ask/rewrite.js';
+import { extractEntities } from '../../src/text/rag/ask/question-nlp.js';
+import { DEFAULT_ABBREVIATIONS, expandAbbreviations, fixTypos, vocabulary } from '../../src/text/rag/ask/rewrite.js';
 import { makeApp, tempDir } from '../helpers/app.js';
 import { FakeLlm, baseUrlFor } from '../helpers/fake-llm.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lexiconOf } from '../../src/text/rag/ask/lexicon.js';
-import { extractEntities } from '../../src/text/rag/ask/rewrite.js';
+import { questionNlp } from '../../src/text/rag/ask/question-nlp.js';
 import { checkSupport, rarity } from '../../src/text/rag/ask/support.js';
 
 // A small general vocabulary, most frequent first: "capital" is common, "ironclad" rare, "kubernetes" unknown.
@@ -10,7 +10,7 @@ const lexicon = lexiconOf(
   ),
 );
 const passage = (text: string, source = 'a.txt') => ({ text, source });
-const check = (q: string, passages: { text: string; source: string }[]) => checkSupport(q, extractEntities(q), passages, lexicon);
+const check = (q: string, passages: { text: string; source: string }[]) => checkSupport(q, questionNlp(q), passages, lexicon);
 
 describe("support check: the kept passages must contain the question's key content", () => {
   const navy = passage('The Secretary of the Navy reported that the navy built three new ironclad ships in 1862 at the Boston yard.', 'navy.txt');
@@ -55,7 +55,7 @@ describe("support check: the kept passages must contain the question's key conte
     const kennedy = passage('President Kennedy asked the Congress for a larger budget this year.', 'kennedy.txt');
     const moon = passage('President Kennedy said the moon would be reached within the decade.', 'moon.txt');
     const ask = (passages: { text: string; source: string }[]) =>
-      checkSupport('What did Kennedy say about the moon?', extractEntities('What did Kennedy say about the moon?'), passages, lexiconWithMoon);
+      checkSupport('What did Kennedy say about the moon?', questionNlp('What did Kennedy say about the moon?'), passages, lexiconWithMoon);
     const refused = await ask([kennedy]);
     expect(refused.passed).toBe(false);
     expect(refused.missing).toEqual(['moon']);
@@ -84,7 +84,7 @@ describe("support check: the kept passages must contain the question's key conte
       ...Array.from({ length: 8000 }, (_, i) => `filler${i}`),
       ...'iphone propose tariff'.split(' '),
     ]);
-    const ask = (q: string, passages: { text: string; source: string }[]) => checkSupport(q, extractEntities(q), passages, big);
+    const ask = (q: string, passages: { text: string; source: string }[]) => checkSupport(q, questionNlp(q), passages, big);
     const obama = passage('I want to acknowledge our First Lady, Michelle Obama, who is creating a national movement.', '2010_barack_obama_d.txt');
     const johnson = passage('We must provide hospital insurance for our older citizens.', '1964_lyndon_b_johnson_d.txt');
 
@@ -111,7 +111,7 @@ describe("support check: the kept passages must contain the question's key conte
       ...'the of and to in a is what did who when how which first school normal teachers teach teaching reject navy built ships doctor fourth war'.split(' '),
       ...Array.from({ length: 12_000 }, (_, i) => `filler${i}`),
     ]);
-    const ask = (q: string, passages: { text: string; source: string }[]) => checkSupport(q, extractEntities(q), passages, big);
+    const ask = (q: string, passages: { text: string; source: string }[]) => checkSupport(q, questionNlp(q), passages, big);
     const found = async (q: string, text: string, term: string) =>
       (await ask(q, [passage(text)])).terms.find((t) => t.text === term)?.found ?? `no term ${term}`;
 

@@ -4,8 +4,8 @@ import { AppError } from '../../infra/errors.js';
 import { type Ensemble, ensembleFromOnnx, predictRaw } from '../../infra/tree-ensemble.js';
 import { type Passenger, toFeatures } from '../preprocess.js';
 import type { SurvivalService } from '../service.js';
-import { type CanvasModule, dependencyError } from '../plots/draw.js';
-import { type PlotInput, type PlotType, renderImportance, renderPlot } from '../plots/plots.js';
+import type { PlotInput, PlotType } from '../plots/plots.js';
+import type { Plotter } from '../plots/plotter.js';
 import type { ImageStore } from './image-store.js';
 import { type Reason, reasons } from './reasons.js';
 import { expectedValue, shapValues } from './treeshap.js';
@@ -21,18 +21,16 @@ export interface ExplanationValues {
 }
 
 const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
+const toBuffer = (png: Uint8Array) => Buffer.from(png.buffer, png.byteOffset, png.byteLength);
 
 export class Explainer {
   private trees: { model: Ensemble; base: number; names: string[] } | null = null;
-  private canvas: Promise<CanvasModule> | null = null;
   private importancePng: Buffer | null = null;
 
   constructor(
     private readonly survival: SurvivalService,
     private readonly store: ImageStore,
-    private readonly loadCanvas: () => Promise<CanvasModule>,
-    /** Draws a plot elsewhere (a worker thread); without it, here. */
-    private readonly draw?: (type: PlotType, input: PlotInput) => Promise<Uint8Array>,
+    private readonly plotter: Plotter,
   ) {}
 
   /** Trees parsed once from the very bytes ONNX Runtime serves. */
@@ -70,17 +68,7 @@ export class Explainer {
     };
   }
 
-  /** The canvas library, loaded on first use; a failed load is retried on the next request. */
-  private async plotting(): Promise<CanvasModule> {
-    this.canvas ??= this.loadCanvas().catch((err: unknown) => {
-      this.canvas = null;
-      throw dependencyError(err);
-    });
-    return this.canvas;
-  }
-
   async explain(passenger: Passenger, plotType: PlotType) {
-    const canvas = await this.plotting();
     // Without trees there is nothing to explain: say so as an explanation error, not a prediction error.
     this.ensemble();
     const [prediction] = await this.survival.predict([passenger]);
@@ -94,8 +82,8 @@ export class Explainer {
         rawOutput: values.raw_output,
         probability: prediction!.probability,
       };
-      const png = this.draw ? await this.draw(plotType, input) : await renderPlot(canvas, plotType, input);
-      image = await this.store.save(Buffer.from(png.buffer, png.byteOffset, png.byteLength));
+      const png = await this.plotter.plot(plotType, input);
+      image = await this.store.save(toBuffer(png));
     } catch (err) {
       // A full plot queue is the service's back-pressure (503 with Retry-After), not an explanation error.
       if (err instanceof AppError || err instanceof WorkersBusyError) throw err;
@@ -114,7 +102,7 @@ export class Explainer {
   }
 
   async importancePlot(importance: Record<string, number>): Promise<Buffer> {
-    this.importancePng ??= await renderImportance(await this.plotting(), importance, this.survival.version);
+    this.importancePng ??= toBuffer(await this.plotter.importance(importance, this.survival.version));
     return this.importancePng;
   }
 }

@@ -1,7 +1,7 @@
 // Drawing basics shared by the explanation plots: the canvas library (loaded lazily), fonts, colours, axes.
 import { createRequire } from 'node:module';
 import type * as Canvas from '@napi-rs/canvas';
-import { AppError } from '../../infra/errors.js';
+import { AppError } from '../../infra/app-error.js';
 
 export type CanvasModule = typeof Canvas;
 export type Ctx = Canvas.SKRSContext2D;

@@ -1,11 +1,9 @@
 // Worker-thread task: draws an explanation plot (the PNG encoding is the CPU-heavy step of /api/explain). The canvas
-// library and its font load once per worker.
-import { type CanvasModule, loadCanvas } from './draw.js';
-import { type PlotInput, type PlotType, renderPlot } from './plots.js';
+// library and its font load once per worker, and only there.
+import { type PlotRequest, type PlotResult, drawer } from './plotter.js';
 
-let canvas: Promise<CanvasModule> | null = null;
+const draw = drawer();
 
-export async function render(args: { type: PlotType; input: PlotInput }): Promise<Uint8Array> {
-  canvas ??= loadCanvas();
-  return renderPlot(await canvas, args.type, args.input);
+export function render(req: PlotRequest): Promise<PlotResult> {
+  return draw(req);
 }

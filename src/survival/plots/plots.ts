@@ -1,6 +1,6 @@
 // The three explanation plots (waterfall, force, bar), drawn with @napi-rs/canvas and encoded as PNG.
 import type { Canvas } from '@napi-rs/canvas';
-import { sigmoid } from '../../infra/tree-ensemble.js';
+import { sigmoid } from '../../infra/math.js';
 import { type CanvasModule, COLORS, type Ctx, FONT, axis, drawTitle, drawXAxis, fmtSigned } from './draw.js';
 
 /** One line of the explanation: a passenger detail in words ("Sex", "female") and its push in log-odds. */

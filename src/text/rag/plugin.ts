@@ -126,6 +126,7 @@ async function ragPlugin(app: FastifyInstance) {
         rerank: c.RAG_RERANK,
         reader,
         readInWorker: (args) => app.workers.run(readerTask, 'read', args),
+        tagInWorker: (question) => app.workers.run(readerTask, 'tag', question),
       }),
   );
 

@@ -2,19 +2,14 @@
 // X abolish...) is answered by a short span of a sentence; an open question (why, how, describe, explain, what did X
 // say / propose / warn about Y, what were the effects of Y...) by whole sentences.
 import nlp from 'compromise';
+import { DISCOURSE } from './question-words.js';
+
+export { DISCOURSE };
 
 export type AnswerType = 'factoid' | 'open';
 
 /** "how" followed by one of these asks for a quantity or a degree (a factoid), not a manner or an explanation. */
 const HOW_QUANTITY = /\bhow (many|much|long|far|old|large|big|small|tall|high|deep|wide|fast|often|few|early|late|soon|heavy|hot|cold|frequently|severe)\b/;
-
-/** Verbs of saying, thinking and proposing: what someone said about something is an open question. */
-export const DISCOURSE =
-  'say|said|says|saying|think|thought|thinks|propose|proposed|proposes|warn|warned|warns|argue|argued|argues|believe|believed|believes|' +
-  'claim|claimed|claims|mean|meant|means|suggest|suggested|suggests|promise|promised|promises|urge|urged|urges|describe|described|describes|' +
-  'explain|explained|explains|talk|talked|talks|speak|spoke|speaks|feel|felt|feels|write|wrote|writes|ask|asked|asks|recommend|recommended|' +
-  'advocate|advocated|criticize|criticized|criticise|criticised|announce|announced|envision|envisioned|hope|hoped|fear|feared|insist|insisted|' +
-  'emphasize|emphasized|emphasise|emphasised|stress|stressed|call for|called for|calls for|plan|planned|want|wanted|intend|intended|report|reported|reports';
 
 const OPEN: RegExp[] = [
   /^\s*(why|how come)\b/,

@@ -6,15 +6,17 @@ import { splitSentences } from '../../sentences.js';
 import { bm25Tokens } from '../../search/bm25.js';
 import { TextHttpError } from '../../errors.js';
 import { RERANK_DEPTH, type RagService, type SearchHit } from '../service.js';
-import { type AnswerType, answerType } from './answer-type.js';
+import type { AnswerType } from './answer-type.js';
 import { confidenceOf } from './confidence.js';
 import { checkQuestion, groundingScore } from './guardrails.js';
-import { completeFragment, isFragment } from './extractive.js';
+import { completeFragment, isFragment, titleStems } from './passages.js';
+import type { QuestionNlp } from './question-nlp.js';
 import { type Lexicon, loadLexicon } from './lexicon.js';
 import { DEFAULT_SUPPORT, type SupportSettings, type SupportVerdict, WordVectorCache, type WordVectors, checkSupport } from './support.js';
-import { type LearnedReader, type ReadResult, type SentenceCandidate, analyseQuestion, loadLearnedReader, titleStems } from './reader.js';
+import type * as ReaderModule from './reader.js';
+import type { LearnedReader, ReadResult, SentenceCandidate, analyseQuestion } from './reader.js';
 import type { ReadArgs } from './reader-task.js';
-import { type Change, type Entities, expandAbbreviations, extractEntities, fixTypos, vocabulary } from './rewrite.js';
+import { type Change, type Entities, expandAbbreviations, fixTypos, vocabulary } from './rewrite.js';
 
 export interface AskSettings {
   minSemantic: number;
@@ -34,6 +36,8 @@ export interface AskSettings {
   reader?: (() => Promise<QaReader>) | null;
   /** Runs the learned reader in a worker thread (reader-task.ts); without, or while the pool is full, it runs inline. */
   readInWorker?: (args: ReadArgs) => Promise<ReadResult | null>;
+  /** Tags the question in a worker thread (reader-task.ts); without, here (the tagger then loads on this thread). */
+  tagInWorker?: (question: string) => Promise<QuestionNlp>;
 }
 
 /** Retrieved chunks whose sentences the extractive reader ranks. */
@@ -46,7 +50,7 @@ export type StepListener = (step: string, data: Record<string, unknown>) => void
 const NOT_FOUND = 'The document collection does not contain information to answer this question.';
 
 export class AskPipeline {
-  private learned: LearnedReader | null = null;
+  private learned: Promise<typeof ReaderModule & { reader: LearnedReader }> | null = null;
   private vocab: { generation: number; words: Map<string, number>; stemDf: Map<string, number>; docs: number } | null = null;
   private readonly lexicon: Lexicon;
   private readonly wordVectors: WordVectorCache | undefined;
@@ -58,6 +62,18 @@ export class AskPipeline {
   ) {
     this.lexicon = settings.lexicon ?? loadLexicon();
     this.wordVectors = settings.wordVectors ? new WordVectorCache(settings.wordVectors) : undefined;
+  }
+
+  /** The question's entities, answer type and nouns, from the part-of-speech tagger. */
+  private async tag(question: string): Promise<QuestionNlp> {
+    if (this.settings.tagInWorker) return this.settings.tagInWorker(question);
+    return (await import('./question-nlp.js')).questionNlp(question);
+  }
+
+  /** The learned reader on this thread (without a worker, or for READER_MODEL's sentence ranking), loaded on first use. */
+  private inlineReader() {
+    this.learned ??= import('./reader.js').then((m) => ({ ...m, reader: m.loadLearnedReader() }));
+    return this.learned;
   }
 
   /** Vocabulary of the indexed chunks (words for typo fixing, stem document frequencies for rarity), rebuilt only after a re-index. */
@@ -94,8 +110,9 @@ export class AskPipeline {
     onStep?.('guardrail_input', { passed: true });
 
     // 2. Rewriting and entities.
-    const { rewritten, changes, entities } = await time('rewrite', async () => {
-      const entities = extractEntities(original);
+    const { rewritten, changes, entities, tagged } = await time('rewrite', async () => {
+      const tagged = await this.tag(original);
+      const entities = tagged.entities;
       const abbr = expandAbbreviations(original, this.settings.abbreviations);
       const properNouns = [entities.people, entities.places, entities.organizations].flat();
       const typos = fixTypos(abbr.text, this.corpusVocab().words, { lexicon: this.lexicon, properNouns });
@@ -113,7 +130,7 @@ export class AskPipeline {
           text = r.text;
         }
       }
-      return { rewritten: text, changes, entities };
+      return { rewritten: text, changes, entities, tagged };
     });
     onStep?.('rewrite', { original, rewritten, changes, entities });
 
@@ -141,10 +158,11 @@ export class AskPipeline {
     // 4b. Guardrail 2b: the kept passages must contain the question's names, numbers and most of its rare words.
     let support: SupportVerdict | null = null;
     if (kept.length) {
-      support = await time('guardrail_support', () =>
+      support = await time('guardrail_support', async () =>
         checkSupport(
           rewritten,
-          entities,
+          // The support check reads the rewritten question's nouns ("US" is "United States" there).
+          rewritten === original ? tagged : { entities, nouns: (await this.tag(rewritten)).nouns },
           kept,
           this.lexicon,
           this.settings.support ?? DEFAULT_SUPPORT,
@@ -168,7 +186,7 @@ export class AskPipeline {
         kept,
         answer: NOT_FOUND,
         passage: null,
-        answerType: answerType(original),
+        answerType: tagged.answerType,
         llm: false,
         grounding: null,
         guardrails,
@@ -198,14 +216,14 @@ export class AskPipeline {
         // Streaming callers get the provider's tokens as they come.
         const r = onToken ? await this.llm.stream(prompt, onToken, { system, signal }) : await this.llm.generate(prompt, { system, signal });
         if (r.ok)
-          return { answer: r.text, passage: null, answerType: answerType(original), support: null, llm: true, fallback: null as string | null, warnings: [] };
-        const ex = await this.extract(original, kept);
+          return { answer: r.text, passage: null, answerType: tagged.answerType, support: null, llm: true, fallback: null as string | null, warnings: [] };
+        const ex = await this.extract(original, tagged.answerType, kept);
         // Tokens already streamed are superseded: the client is told before the extractive answer follows.
         onStep?.('answer_fallback', { reason: r.reason });
         await onToken?.(ex.answer);
         return { ...ex, llm: false, fallback: r.reason };
       }
-      const ex = await this.extract(original, kept);
+      const ex = await this.extract(original, tagged.answerType, kept);
       await onToken?.(ex.answer);
       return { ...ex, llm: false, fallback: 'no_key' };
     });
@@ -277,16 +295,15 @@ export class AskPipeline {
    * span (from READER_MODEL when set, else the learned span ranker) with its sentence as the passage, an open question
    * its best one or two sentences.
    */
-  private async extract(question: string, kept: SearchHit[]) {
+  private async extract(question: string, type: AnswerType, kept: SearchHit[]) {
     const { stemDf, docs } = this.corpusVocab();
     // Rare words say more about where the answer is: a smoothed inverse document frequency.
     const rarity = (stem: string) => Math.log(1 + docs / (1 + (stemDf.get(stem) ?? 0)));
     // The question's analysis (word vectors, the reader's models) is made where the reader runs: in a worker, the
     // event loop's thread does not load them at all.
-    const type = answerType(question);
-    const analysed = () => {
-      this.learned ??= loadLearnedReader();
-      return analyseQuestion(question, rarity);
+    const analysed = async () => {
+      const inline = await this.inlineReader();
+      return { reader: inline.reader, question: inline.analyseQuestion(question, rarity) };
     };
     const hits = kept.slice(0, READER_CHUNKS);
     const topBm25 = Math.max(0, ...hits.map((h) => h.bm25_score));
@@ -307,8 +324,8 @@ export class AskPipeline {
     if (type === 'factoid' && this.settings.reader) {
       try {
         const reader = await this.settings.reader();
-        const q = analysed();
-        const p = this.learned!.rankSentences(q, candidates);
+        const { reader: learned, question: q } = await analysed();
+        const p = learned.rankSentences(q, candidates);
         const best = p
           .map((_, i) => i)
           .sort((a, b) => p[b]! - p[a]! || a - b)
@@ -357,7 +374,7 @@ export class AskPipeline {
    */
   private async readSentences(
     question: string,
-    analysed: () => ReturnType<typeof analyseQuestion>,
+    analysed: () => Promise<{ reader: LearnedReader; question: ReturnType<typeof analyseQuestion> }>,
     candidates: (SentenceCandidate & { hit: SearchHit })[],
     rarity: (stem: string) => number,
   ): Promise<ReadResult | null> {
@@ -375,8 +392,8 @@ export class AskPipeline {
       };
       return this.settings.readInWorker(args);
     }
-    const q = analysed();
-    return this.learned!.read(q, candidates);
+    const { reader, question: q } = await analysed();
+    return reader.read(q, candidates);
   }
 
   private result(r: {

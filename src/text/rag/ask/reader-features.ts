@@ -3,7 +3,7 @@
 // share this code, so the models always see the features the service computes.
 import { bm25Tokens } from '../../search/bm25.js';
 import { type AnswerType, answerType } from './answer-type.js';
-import { type QuestionType, type Span, type Term, TYPED, fit, isNominal, questionType, render, spansOf, termsOf, titleWords } from './extractive.js';
+import { type QuestionType, type Span, type Term, TYPED, fit, isNominal, questionType, render, spansOf, termsOf } from './extractive.js';
 import { type WordTable, loadWordTable } from './word-vectors.js';
 
 /** Longest answer span considered, in words (95% of SQuAD answers are at most 10 words). */
@@ -174,8 +174,14 @@ export function questionHead(terms: Term[]): { head: Term | null; subject: boole
   return { head, subject, wh: { at: wh, end } };
 }
 
+/**
+ * Verbs of saying frame a question ("What did Wilson say about the war?") rather than say what it is about: a sentence
+ * that happens to say "say" ("Let me say at once...") is no closer to the answer.
+ */
+const SAYING = new Set(bm25Tokens('say said says tell told describe described mention mentioned talk talked speak spoke discuss discussed'));
+
 export function analyseQuestion(question: string, rarity: (stem: string) => number, table: WordTable = loadWordTable()): QuestionInfo {
-  const tokens = bm25Tokens(question);
+  const tokens = bm25Tokens(question).filter((t) => !SAYING.has(t));
   const stems = new Set(tokens);
   const weight = new Map([...stems].map((s) => [s, rarity(s)]));
   const bigrams = new Set<string>();
@@ -250,17 +256,7 @@ export interface SentenceCandidate {
   titleStems?: ReadonlySet<string>;
 }
 
-/** The stems of a document's path without its extension (titleWords), remembered per document. */
-const titleCache = new Map<string, ReadonlySet<string>>();
-export function titleStems(source: string): ReadonlySet<string> {
-  let stems = titleCache.get(source);
-  if (!stems) {
-    if (titleCache.size > 10_000) titleCache.clear();
-    stems = new Set(bm25Tokens(titleWords(source)));
-    titleCache.set(source, stems);
-  }
-  return stems;
-}
+export { titleStems } from './passages.js';
 
 export const SENTENCE_FEATURES = [
   'idf_overlap',

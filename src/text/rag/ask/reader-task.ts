@@ -1,6 +1,8 @@
 // Worker-thread task: the learned reader over the candidate sentences of an extractive answer. Tagging every candidate
 // sentence's words (compromise) and ranking its spans is the costly part of /rag/ask; in a worker it does not hold up
-// the event loop that predictions and every other request wait on.
+// the event loop that predictions and every other request wait on. The question's own tagging (entities, answer type,
+// nouns) is done here too: the event loop's thread never loads the tagger.
+import { type QuestionNlp, questionNlp } from './question-nlp.js';
 import { type LearnedReader, type ReadResult, type SentenceCandidate, analyseQuestion, loadLearnedReader } from './reader.js';
 
 /** What crosses to the worker: plain data (sets as arrays), and the rarity of the question's own stems. */
@@ -19,4 +21,8 @@ export function read(args: ReadArgs): ReadResult | null {
     q,
     args.candidates.map(({ titleStems, ...c }) => (titleStems ? { ...c, titleStems: new Set(titleStems) } : c)),
   );
+}
+
+export function tag(question: string): QuestionNlp {
+  return questionNlp(question);
 }

@@ -1,6 +1,5 @@
 // Query rewriting: abbreviations expanded from a dictionary, typos (words no vocabulary knows) fixed against the indexed
-// vocabulary, entities.
-import nlp from 'compromise';
+// vocabulary. The question's entities come from the tagger (question-nlp.ts).
 import { distance } from 'fastest-levenshtein';
 import type { Lexicon } from './lexicon.js';
 
@@ -88,20 +87,6 @@ export function expandAbbreviations(question: string, dictionary: Record<string,
     }
   }
   return { text, changes };
-}
-
-export function extractEntities(question: string): Entities {
-  const doc = nlp(question);
-  const clean = (xs: string[]) => [...new Set(xs.map((x) => x.replace(/[,.;:!?'"]+$/g, '').trim()).filter(Boolean))];
-  const years = question.match(/\b(1[5-9]\d\d|20\d\d)\b/g) ?? [];
-  const months = question.match(/\b(January|February|March|April|May|June|July|August|September|October|November|December)(\s+\d{1,2})?(,?\s+\d{4})?/g) ?? [];
-  return {
-    people: clean(doc.people().out('array') as string[]),
-    places: clean(doc.places().out('array') as string[]),
-    organizations: clean(doc.organizations().out('array') as string[]),
-    dates: clean([...months, ...years]),
-    numbers: clean((doc.numbers().out('array') as string[]).filter((n) => !(years as string[]).includes(n))),
-  };
 }
 
 export const DEFAULT_ABBREVIATIONS: Record<string, string> = {

@@ -5,11 +5,10 @@
 // that share too (weight 1), so a question of several names and one unmatched verb is not refused for the verb. Rare
 // nouns are required like names, and so is one of the nouns of Y in "what did X say about Y" (the question's topic).
 import { distance } from 'fastest-levenshtein';
-import { bm25Tokens } from '../../search/bm25.js';
-import { termsOf, titleWords } from './extractive.js';
-import type { Entities } from './rewrite.js';
+import { bm25Tokens, titleWords } from '../../search/bm25.js';
 import type { Lexicon } from './lexicon.js';
-import { DISCOURSE } from './answer-type.js';
+import type { QuestionNlp } from './question-nlp.js';
+import { DISCOURSE } from './question-words.js';
 
 export interface SupportSettings {
   /** Share of the terms' weight (names and numbers 1, content words their rarity) that a passage must cover. */
@@ -85,25 +84,16 @@ const NAME_RANK = 10_000;
 const isAcronym = (token: string) => /^\p{Lu}{2,}$/u.test(token);
 
 /** The question's names, numbers and content words. */
-export function questionTerms(question: string, entities: Entities, lexicon: Lexicon): Omit<SupportTerm, 'found' | 'similar'>[] {
+export function questionTerms(question: string, tagged: Pick<QuestionNlp, 'entities' | 'nouns'>, lexicon: Lexicon): Omit<SupportTerm, 'found' | 'similar'>[] {
   // The extractor's names, by their capitalised words ("Luther reject" is read as a name; "reject" is not one).
   const named = new Set(
-    [entities.people, entities.places, entities.organizations]
+    [tagged.entities.people, tagged.entities.places, tagged.entities.organizations]
       .flat()
       .flatMap((e) => e.match(WORD) ?? [])
       .filter((w) => /^\p{Lu}/u.test(w))
       .map((w) => w.toLowerCase().replace(/['’]s$/, '')),
   );
-  const nouns = new Set(
-    termsOf(question)
-      .filter((t) => t.tags.has('Noun') && !t.tags.has('Verb') && !t.tags.has('Pronoun'))
-      .map((t) =>
-        t.text
-          .toLowerCase()
-          .replace(/[^\p{L}\p{N}'’.-]/gu, '')
-          .replace(/['’]s$/, ''),
-      ),
-  );
+  const nouns = new Set(tagged.nouns);
   // "What did Kennedy say about the moon?": the words after "say about" are what the question is about.
   const about = new RegExp(`\\b(?:${DISCOURSE})\\s+(?:about|on|regarding|concerning)\\s+(.+)$`, 'i').exec(question)?.[1];
   const topicWords = new Set((about?.toLowerCase().match(WORD) ?? []).map((w) => w.replace(/['’]s$/, '')).filter((w) => nouns.has(w)));
@@ -131,27 +121,32 @@ export function questionTerms(question: string, entities: Entities, lexicon: Lex
 
 /** Keeps a bounded number of word vectors across questions (the words of a collection recur). */
 export class WordVectorCache {
-  private cache = new Map<string, number[]>();
+  // Float32 rows: a JavaScript array of doubles would take four times the memory of the vector itself.
+  private cache = new Map<string, Float32Array>();
   constructor(
     private readonly vectors: WordVectors,
-    private readonly limit = 50_000,
+    private readonly limit = 20_000,
   ) {}
 
-  async get(words: string[]): Promise<Map<string, number[]>> {
+  async get(words: string[]): Promise<Map<string, Float32Array>> {
     const missing = [...new Set(words.filter((w) => !this.cache.has(w)))];
     for (let i = 0; i < missing.length; i += 256) {
       const part = missing.slice(i, i + 256);
       const vs = await this.vectors(part);
       part.forEach((w, j) => {
         if (this.cache.size >= this.limit) this.cache.delete(this.cache.keys().next().value!);
-        this.cache.set(w, vs[j]!);
+        this.cache.set(w, Float32Array.from(vs[j]!));
       });
     }
     return new Map(words.map((w) => [w, this.cache.get(w)!]));
   }
 }
 
-const dot = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i]!, 0);
+function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return s;
+}
 
 /**
  * A name's other forms add a short ending (Luther, Lutheran; Roosevelt, Roosevelt's): a name matches a passage word
@@ -265,7 +260,7 @@ function misspeltName(name: string, word: string): boolean {
  */
 export async function checkSupport(
   question: string,
-  entities: Entities,
+  tagged: Pick<QuestionNlp, 'entities' | 'nouns'>,
   passages: { text: string; source: string }[],
   lexicon: Lexicon,
   settings: SupportSettings = DEFAULT_SUPPORT,
@@ -273,7 +268,7 @@ export async function checkSupport(
   /** Abbreviations the rewriting expanded (expansion -> abbreviation): the passages may use either. */
   expanded: Record<string, string> = {},
 ): Promise<SupportVerdict> {
-  const asked = questionTerms(question, entities, lexicon);
+  const asked = questionTerms(question, tagged, lexicon);
   if (!passages.length) return { passed: false, missing: asked.map((t) => t.text), coverage: 0, terms: asked.map((t) => ({ ...t, found: false })) };
   const each = passages.map((p) => passageWords(p.text));
   const titles = passages.map((p) => passageWords(titleWords(p.source)));
