@@ -1,5 +1,6 @@
-// npm run bench:soak [-- --duration 60]: the mixed workload (predict x4, explain x2, sentiment x2, search x1, ask x2
-// connections) for a minute at 80% of the capacity measured just before, against the built service. Prints errors,
+// npm run bench:soak [-- --duration 60] [-- --long-texts]: the mixed workload (predict x4, explain x2, sentiment x2,
+// search x1, ask x2 connections; with --long-texts also sentiment on a 20,000-word text x1, written to
+// docs/results/bench-soak-long-texts.json) for a minute at 80% of the capacity measured just before, against the built service. Prints errors,
 // each route's throughput and p99, resident memory at the start and end, and the image folder's size. Writes
 // docs/results/bench-soak.json. Targets: no errors, memory growth under 10%, the image folder within its bound.
 import { parseArgs } from 'node:util';
@@ -7,7 +8,9 @@ import { writeResults } from '../lib/results.js';
 import { settled, startService } from './lib.js';
 import { type Route, type RouteResult, drive, imageCount, metric, rssMb, warm } from './workload.js';
 
-const { values } = parseArgs({ options: { duration: { type: 'string', default: '60' }, 'images-max': { type: 'string', default: '500' } } });
+const { values } = parseArgs({
+  options: { duration: { type: 'string', default: '60' }, 'images-max': { type: 'string', default: '500' }, 'long-texts': { type: 'boolean', default: false } },
+});
 const duration = Number(values.duration);
 const MIX: [Route, number][] = [
   ['predict', 4],
@@ -15,6 +18,7 @@ const MIX: [Route, number][] = [
   ['sentiment', 2],
   ['search', 1],
   ['ask', 2],
+  ...(values['long-texts'] ? ([['sentiment-long', 1]] as [Route, number][]) : []),
 ];
 
 const service = await startService({ LOG_LEVEL: 'warn', IMAGES_MAX_COUNT: values['images-max'] });
@@ -34,7 +38,7 @@ try {
   const images = imageCount(service.dataDir);
   const errors = soak.reduce((s, r) => s + r.errors + r.non2xx, 0);
   const growth = ((rssEnd - rssStart) / rssStart) * 100;
-  const file = writeResults('bench-soak', {
+  const file = writeResults(values['long-texts'] ? 'bench-soak-long-texts' : 'bench-soak', {
     duration_s: duration,
     load: '80% of the capacity measured just before, per route',
     capacity,

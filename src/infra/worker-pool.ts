@@ -45,7 +45,7 @@ export class WorkerPool {
       minThreads: 1,
       maxThreads: opts.threads,
       maxQueue: opts.maxQueue,
-      // Workers that sat idle a minute go, and give their memory back.
+      // Workers beyond the first that sat idle a minute go, and give their memory back.
       idleTimeout: 60_000,
       // Lower priority for heavy steps: on a busy machine the event loop (every request's first and last step) runs
       // first, so a prediction does not queue behind a plot. A per-thread nice value on Linux.
