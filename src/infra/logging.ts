@@ -102,8 +102,10 @@ async function requestLogPlugin(app: FastifyInstance, opts: RequestLogOptions) {
       payload: forLog(body),
       ...(status >= 400 ? { error: forLog(request.responsePayload) } : { result: forLog(outcome) }),
     };
-    if (status >= 500) request.log.error(line, 'request');
-    else if (status >= 400) request.log.warn(line, 'request');
+    // "Not ready yet" is the readiness probe doing its job (start-up, a dependency down), not a failure of the request.
+    const probeAnswer = status === 503 && request.routeOptions.url === '/ready';
+    if (status >= 500 && !probeAnswer) request.log.error(line, 'request');
+    else if (status >= 400 && !probeAnswer) request.log.warn(line, 'request');
     else request.log.info(line, 'request');
   });
 }

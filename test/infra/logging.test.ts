@@ -38,6 +38,30 @@ describe('request log', () => {
   });
 });
 
+describe('request log levels', () => {
+  it('logs a 5xx at error level, but a 503 from /ready (not ready yet) at info level', async () => {
+    const stream = new PassThrough();
+    const lines: Record<string, unknown>[] = [];
+    stream.on('data', (chunk: Buffer) => {
+      for (const l of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(l));
+    });
+    const plugin = async (app: FastifyInstance) => {
+      app.health.readiness('warming', () => 'still warming up');
+      app.get('/api/broken', async () => {
+        throw new Error('boom');
+      });
+    };
+    const app = await buildApp({ config: testConfig({ RAG_INDEX_ON_START: false }), logStream: stream, plugins: [plugin] });
+    expect((await app.inject({ url: '/ready' })).statusCode).toBe(503);
+    expect((await app.inject({ url: '/api/broken' })).statusCode).toBe(500);
+    await app.close();
+    const level = (path: string) => lines.find((l) => l.msg === 'request' && l.path === path)?.level;
+    // pino's numeric levels: 30 info, 50 error.
+    expect(level('/ready')).toBe(30);
+    expect(level('/api/broken')).toBe(50);
+  });
+});
+
 describe('free text in the request log', () => {
   const SECRET = 'My diary: I secretly love the quarterly numbers of Initech.';
   const QUESTION = 'What did the quartermaster hide in the lighthouse?';
