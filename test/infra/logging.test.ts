@@ -4,17 +4,23 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { testConfig } from '../helpers/app.js';
 
+/** A log stream, and the JSON lines written to it. */
+function logLines() {
+  const stream = new PassThrough();
+  const lines: Record<string, unknown>[] = [];
+  stream.on('data', (chunk: Buffer) => {
+    for (const l of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(l));
+  });
+  return { stream, lines };
+}
+
 async function echoRoute(app: FastifyInstance) {
   app.post('/api/echo', async (req) => ({ got: req.body, token: 'tok-result' }));
 }
 
 describe('request log', () => {
   it('writes one structured line per request with payload and result, secrets redacted', async () => {
-    const stream = new PassThrough();
-    const lines: Record<string, unknown>[] = [];
-    stream.on('data', (chunk: Buffer) => {
-      for (const l of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(l));
-    });
+    const { stream, lines } = logLines();
     const app = await buildApp({ config: testConfig(), logStream: stream, plugins: [echoRoute] });
     await app.inject({
       method: 'POST',
@@ -40,11 +46,7 @@ describe('request log', () => {
 
 describe('request log levels', () => {
   it('logs a 5xx at error level, but a 503 from /ready (not ready yet) at info level', async () => {
-    const stream = new PassThrough();
-    const lines: Record<string, unknown>[] = [];
-    stream.on('data', (chunk: Buffer) => {
-      for (const l of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(l));
-    });
+    const { stream, lines } = logLines();
     const plugin = async (app: FastifyInstance) => {
       app.health.readiness('warming', () => 'still warming up');
       app.get('/api/broken', async () => {
@@ -67,11 +69,7 @@ describe('free text in the request log', () => {
   const QUESTION = 'What did the quartermaster hide in the lighthouse?';
 
   async function logged(overrides: Parameters<typeof testConfig>[0]) {
-    const stream = new PassThrough();
-    const lines: Record<string, unknown>[] = [];
-    stream.on('data', (chunk: Buffer) => {
-      for (const l of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(l));
-    });
+    const { stream, lines } = logLines();
     const app = await buildApp({ config: testConfig({ RAG_INDEX_ON_START: false, ...overrides }), logStream: stream });
     await app.inject({ method: 'POST', url: '/analyze/sentiment', payload: { text: SECRET } });
     await app.inject({ method: 'POST', url: '/rag/ask', payload: { question: QUESTION } });
