@@ -1,6 +1,7 @@
 // Where explanation plots are drawn: in a worker thread (the service), or on the calling thread (tests that replace the
 // canvas loader). Either way a canvas library that cannot load becomes the explain endpoint's DependencyError, and
 // the thread that draws is the only one that loads the library (about 20 MB).
+import { lazy } from '../../infra/lazy.js';
 import { type CanvasModule, dependencyError, loadCanvas } from './draw.js';
 import { type PlotInput, type PlotType, renderImportance, renderPlot } from './plots.js';
 
@@ -16,15 +17,11 @@ export type PlotRequest = { kind: 'plot'; type: PlotType; input: PlotInput } | {
 
 /** Draws on the calling thread; loads the library on first use and retries a failed load on the next call. */
 export function drawer(load: () => Promise<CanvasModule> = loadCanvas): (req: PlotRequest) => Promise<PlotResult> {
-  let canvas: Promise<CanvasModule> | null = null;
+  const canvas = lazy(load);
   return async (req) => {
-    canvas ??= load().catch((err: unknown) => {
-      canvas = null;
-      throw err;
-    });
     let c: CanvasModule;
     try {
-      c = await canvas;
+      c = await canvas();
     } catch (err) {
       return { missing: err instanceof Error ? err.message : String(err) };
     }
