@@ -13,7 +13,6 @@ import { completeFragment, isFragment, titleStems } from './passages.js';
 import type { QuestionNlp } from './question-nlp.js';
 import { type Lexicon, loadLexicon } from './lexicon.js';
 import { DEFAULT_SUPPORT, type SupportSettings, type SupportVerdict, WordVectorCache, type WordVectors, checkSupport } from './support.js';
-import type * as ReaderModule from './reader.js';
 import type { LearnedReader, ReadResult, SentenceCandidate, analyseQuestion } from './reader.js';
 import type { ReadArgs } from './reader-task.js';
 import { type Change, type Entities, expandAbbreviations, fixTypos, vocabulary } from './rewrite.js';
@@ -50,7 +49,7 @@ export type StepListener = (step: string, data: Record<string, unknown>) => void
 const NOT_FOUND = 'The document collection does not contain information to answer this question.';
 
 export class AskPipeline {
-  private learned: Promise<typeof ReaderModule & { reader: LearnedReader }> | null = null;
+  private learned: Promise<{ reader: LearnedReader; analyse: typeof analyseQuestion }> | null = null;
   private vocab: { generation: number; words: Map<string, number>; stemDf: Map<string, number>; docs: number } | null = null;
   private readonly lexicon: Lexicon;
   private readonly wordVectors: WordVectorCache | undefined;
@@ -72,7 +71,7 @@ export class AskPipeline {
 
   /** The learned reader on this thread (without a worker, or for READER_MODEL's sentence ranking), loaded on first use. */
   private inlineReader() {
-    this.learned ??= import('./reader.js').then((m) => ({ ...m, reader: m.loadLearnedReader() }));
+    this.learned ??= import('./reader.js').then((m) => ({ reader: m.loadLearnedReader(), analyse: m.analyseQuestion }));
     return this.learned;
   }
 
@@ -303,7 +302,7 @@ export class AskPipeline {
     // event loop's thread does not load them at all.
     const analysed = async () => {
       const inline = await this.inlineReader();
-      return { reader: inline.reader, question: inline.analyseQuestion(question, rarity) };
+      return { reader: inline.reader, question: inline.analyse(question, rarity) };
     };
     const hits = kept.slice(0, READER_CHUNKS);
     const topBm25 = Math.max(0, ...hits.map((h) => h.bm25_score));

@@ -2,7 +2,6 @@
 // sentence's words (compromise) and ranking its spans is the costly part of /rag/ask; in a worker it does not hold up
 // the event loop that predictions and every other request wait on. The question's own tagging (entities, answer type,
 // nouns) is done here too: the event loop's thread never loads the tagger.
-import { type QuestionNlp, questionNlp } from './question-nlp.js';
 import { type LearnedReader, type ReadResult, type SentenceCandidate, analyseQuestion, loadLearnedReader } from './reader.js';
 
 /** What crosses to the worker: plain data (sets as arrays), and the rarity of the question's own stems. */
@@ -23,6 +22,4 @@ export function read(args: ReadArgs): ReadResult | null {
   );
 }
 
-export function tag(question: string): QuestionNlp {
-  return questionNlp(question);
-}
+export { questionNlp as tag } from './question-nlp.js';
