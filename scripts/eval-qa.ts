@@ -46,7 +46,8 @@ else
     let refused = 0;
     const levels = Object.fromEntries(LEVELS.map((l) => [l, { n: 0, right: 0, exact: 0, f1: 0 }]));
     const types: Record<string, { n: number; f1: number }> = {};
-    const dump: { f1: number; em: number; score: number; retrieval: number; support: number | null; type: string }[] = [];
+    type Row = { f1: number; em: number; score: number; retrieval: number; support: number | null; type: string };
+    const dump: (Row & { question: string; answer: string; gold: string[]; passage: string })[] = [];
     const latencies: number[] = [];
     const bar = new cliProgress.SingleBar(
       { format: ' questions |{bar}| {value}/{total}  F1 {f1}', noTTYOutput: true, notTTYSchedule: 5000 },
@@ -69,11 +70,22 @@ else
         type = r.answer_type;
         const factors = r.confidence_factors as unknown as Record<string, number>;
         const retrieval = Object.entries(WEIGHTS).reduce((s, [k, w]) => s + w * factors[k]!, 0);
-        dump.push({ f1: 0, em: 0, score: r.confidence_score, retrieval, support: factors.answer_support ?? null, type });
+        dump.push({
+          f1: 0,
+          em: 0,
+          score: r.confidence_score,
+          retrieval,
+          support: factors.answer_support ?? null,
+          type,
+          question,
+          answer,
+          gold: answers,
+          passage,
+        });
       } catch {
         // A refused question scores zero.
         refused++;
-        dump.push({ f1: 0, em: 0, score: 0, retrieval: 0, support: null, type });
+        dump.push({ f1: 0, em: 0, score: 0, retrieval: 0, support: null, type, question, answer, gold: answers, passage });
       }
       const exact = exactMatch(answer, answers) ? 1 : 0;
       const score = bestF1(answer, answers);

@@ -146,6 +146,19 @@ describe("support check: the kept passages must contain the question's key conte
       expect(await found('What did Osama say?', 'Obama said the war would end.', 'Osama')).toBe(false);
     });
 
+    it('finds a number written with thousands separators, not its last three digits', async () => {
+      const v = await ask("What was Luther's work of 60,000 words?", [passage('His treatise of 60,000 words was published in 1543.')]);
+      expect(v.terms.filter((t) => t.kind === 'number').map((t) => [t.text, t.found])).toEqual([['60,000', true]]);
+      expect(await found('What was his work of 70,000 words?', 'His treatise of 60,000 words was published in 1543.', '70,000')).toBe(false);
+    });
+
+    it('finds another form of a word with the same first letters and a short different ending, not a merely similar word', async () => {
+      expect(await found('What hymn followed the martyrdom of Esch?', 'Luther wrote a hymn after Esch was martyred.', 'martyrdom')).toBe(true);
+      expect(await found('Which signer was descended from Huguenots?', 'He signed the Articles and was descended from Huguenots.', 'signer')).toBe(true);
+      expect(await found('What area in Canada received settlers?', 'Many settled in Canadian Acadia.', 'Canada')).toBe(true);
+      expect(await found('Who ran the government?', 'The governor ran the colony.', 'government')).toBe(false);
+    });
+
     it("counts a frequent word capitalised in a title as a content word, and keeps rare ones and the extractor's names as names", async () => {
       const v = await ask('Who often plays the Fourth Doctor in comedy parodies?', [passage('Jon Culshaw often plays the Doctor.')]);
       const kinds = Object.fromEntries(v.terms.map((t) => [t.text, t.kind]));

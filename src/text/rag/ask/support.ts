@@ -1,7 +1,7 @@
 // Guardrail 2b, support: an answer is given only when a kept passage contains the question's key content. Every name
 // and number of the question (and any word no general vocabulary knows) must occur in it (or in its file name), and
-// half of its other terms, content words weighted by how rare they are in general English: by stem, or as a word whose
-// vector is close (a name met only by the file name picks the document and is not counted). Names and numbers count in
+// half of its other terms, content words weighted by how rare they are in general English: by stem, as another form
+// of the word (the same first letters, another short ending), or as a word whose vector is close (a name met only by the file name picks the document and is not counted). Names and numbers count in
 // that share too (weight 1), so a question of several names and one unmatched verb is not refused for the verb. Rare
 // nouns are required like names, and so is one of the nouns of Y in "what did X say about Y" (the question's topic).
 import { distance } from 'fastest-levenshtein';
@@ -72,7 +72,8 @@ export function rarity(word: string, lexicon: Lexicon): number {
   return Math.max(0.2, Math.min(1, Math.log(rank + 2) / Math.log(20_000)));
 }
 
-const WORD = /[\p{L}\p{N}]+(?:['’.-][\p{L}\p{N}]+)*/gu;
+/** A word, or a number with its thousands separators ("60,000" is one number, not 60 and 000). */
+const WORD = /[\p{L}\p{N}]+(?:['’.-][\p{L}\p{N}]+|(?<=\d),\d{3}(?!\d))*/gu;
 
 /**
  * A capitalised word that is not one of the entity extractor's names is a name only when it is rare in general English
@@ -149,10 +150,10 @@ function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
 }
 
 /**
- * A name's other forms add a short ending (Luther, Lutheran; Roosevelt, Roosevelt's): a name matches a passage word
- * that shares its first five letters or more, and all but at most three of the longer one's.
+ * A word's other forms change a short ending (Luther, Lutheran; martyrdom, martyred; signer, signed): a question word
+ * matches a passage word that shares its first five letters or more, and all but at most three of the longer one's.
  */
-function sameNameStem(a: string, b: string): boolean {
+function sameWordStem(a: string, b: string): boolean {
   let common = 0;
   while (common < a.length && common < b.length && a[common] === b[common]) common++;
   return common >= 5 && common >= Math.max(a.length, b.length) - 3;
@@ -240,8 +241,10 @@ function foundIn(t: Omit<SupportTerm, 'found' | 'similar'>, p: PassageWords, exp
   // An expansion's word is found when the passage uses the abbreviation ("United Kingdom" for "UK").
   if (Object.entries(expanded).some(([full, abbr]) => full.toLowerCase().split(/\s+/).includes(lower) && p.words.has(abbr.toLowerCase().replace(/\.$/, ''))))
     return true;
-  if (t.kind !== 'name' || lower.length < 5) return false;
-  return (p.byPrefix.get(lower.slice(0, 5)) ?? []).some((w) => sameNameStem(lower, w)) || [...p.words].some((w) => misspeltName(lower, w));
+  if (lower.length < 5) return false;
+  // Another form of the word ("martyrdom" and "martyred", "Canada" and "Canadian", "signer" and "signed").
+  if ((p.byPrefix.get(lower.slice(0, 5)) ?? []).some((w) => sameWordStem(lower, w))) return true;
+  return t.kind === 'name' && [...p.words].some((w) => misspeltName(lower, w));
 }
 
 /**
