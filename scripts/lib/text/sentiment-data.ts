@@ -62,6 +62,9 @@ export function loadSentimentData(data: string, sources: Set<string>, seed: numb
     sourceNames.push('goemotions');
     dev.push(...ge.test);
     devSlices.goemotions = ge.test;
+    // The development comments that carry one emotion: defined as the held-out set is.
+    const single = new Set(readGoEmotionsSentiment(dir, 'train', 'single').map((e) => e.text));
+    devSlices.goemotions_single = ge.test.filter((e) => single.has(e.text));
     tests.goemotions_dev_single = readGoEmotionsSentiment(dir, 'dev', 'single');
   }
   if (bySource.length === 0) throw new Error('--sources must name twitter, phrasebank and/or goemotions');
