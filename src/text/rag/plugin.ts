@@ -15,6 +15,7 @@ import { ChromaServer, heartbeat } from './chroma-server.js';
 import { ragRoutes } from './routes.js';
 import { RagService } from './service.js';
 import { VectorStore } from './store.js';
+import { documentCatalogue } from './documents.js';
 
 /** Advisory lock key of index runs ("INDX" in ASCII). */
 const INDEX_LOCK_KEY = 0x494e4458;
@@ -127,6 +128,7 @@ async function ragPlugin(app: FastifyInstance) {
         reader,
         readInWorker: (args) => app.workers.run(readerTask, 'read', args),
         tagInWorker: (question) => app.workers.run(readerTask, 'tag', question),
+        documents: documentCatalogue(fromRoot(c.DOCS_DIR), (message) => app.log.warn(message)),
       }),
   );
 

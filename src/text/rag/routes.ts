@@ -123,7 +123,11 @@ export async function ragRoutes(app: FastifyInstance, opts: { service: Lazy<RagS
   // The answer's main fields; the rest of the response (context, entities, guardrails, timings...) is as described in
   // docs/text.md.
   const AskResponse = z.looseObject({
-    answer: z.string().describe('a short span for a factoid question, one or two sentences for an open one (extractive), or the LLM answer'),
+    answer: z
+      .string()
+      .describe(
+        'a short span for a factoid question, one or two sentences for an open one (extractive), the LLM answer, or for a question about a document (who gave it, when) its author or date from documents.json',
+      ),
     answer_type: z
       .enum(['factoid', 'open'])
       .describe('the kind of answer the question wants: factoid (who, when, where, how many, which X...) or open (why, how, what did X say about Y...)'),

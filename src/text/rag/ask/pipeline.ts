@@ -7,7 +7,9 @@ import { bm25Tokens } from '../../search/bm25.js';
 import { TextHttpError } from '../../errors.js';
 import { RERANK_DEPTH, type RagService, type SearchHit } from '../service.js';
 import type { AnswerType } from './answer-type.js';
+import type { DocumentCatalogue } from '../documents.js';
 import { confidenceOf } from './confidence.js';
+import { type DocumentAnswer, answerFromCatalogue, documentQuestion } from './document-question.js';
 import { checkQuestion, groundingScore } from './guardrails.js';
 import { completeFragment, isFragment, titleStems } from './passages.js';
 import type { QuestionNlp } from './question-nlp.js';
@@ -37,6 +39,8 @@ export interface AskSettings {
   readInWorker?: (args: ReadArgs) => Promise<ReadResult | null>;
   /** Tags the question in a worker thread (reader-task.ts); without, here (the tagger then loads on this thread). */
   tagInWorker?: (question: string) => Promise<QuestionNlp>;
+  /** The documents' authors and dates (DOCS_DIR/documents.json), for questions about the documents themselves. */
+  documents?: () => DocumentCatalogue;
 }
 
 /** Retrieved chunks whose sentences the extractive reader ranks. */
@@ -47,6 +51,7 @@ const MODEL_READER_SENTENCES = 3;
 export type StepListener = (step: string, data: Record<string, unknown>) => void;
 
 const NOT_FOUND = 'The document collection does not contain information to answer this question.';
+const DOCUMENTS_NOTE = 'documents.json in the documents folder';
 
 export class AskPipeline {
   private learned: Promise<{ reader: LearnedReader; analyse: typeof analyseQuestion }> | null = null;
@@ -174,7 +179,35 @@ export class AskPipeline {
       onStep?.('guardrail_support', { ...summary, terms: support.terms });
     }
 
-    if (!kept.length || !support?.passed) {
+    // 4c. A question about the documents themselves ("Who gave the 1941 address?") is answered from the catalogue: the
+    // entry its year or name picks out, or that of the best passage when its topic is supported there.
+    const fact = this.settings.documents ? documentQuestion(original) : null;
+    let notInCatalogue: string[] | null = null;
+    if (fact) {
+      const catalogue = this.settings.documents!();
+      const sources = [...new Set(kept.map((h) => h.source))];
+      let found = answerFromCatalogue(original, fact, catalogue, sources);
+      if (found && !('missing' in found) && found.by === 'retrieval') {
+        // "Which president talked about the Interstate highways?": the document whose sentence the reader picks.
+        const read = support?.passed ? await time('answer', () => this.extract(original, 'open', kept)) : null;
+        found = read?.passage ? answerFromCatalogue(original, fact, catalogue, [read.passage.source, ...sources]) : null;
+      }
+      if (found && 'missing' in found) {
+        notInCatalogue = found.missing;
+        guardrails.catalogue = { fact, passed: false, missing: found.missing };
+      } else if (found) {
+        guardrails.catalogue = { fact, passed: true, source: found.source, matched_by: found.by };
+        onStep?.('catalogue', guardrails.catalogue as Record<string, unknown>);
+        return this.catalogueAnswer(
+          found,
+          { original, rewritten, changes, entities, stats, kept, guardrails, timings, warnings: rerankWarnings },
+          time,
+          onToken,
+        );
+      }
+    }
+
+    if (!kept.length || !support?.passed || notInCatalogue) {
       const confidence = confidenceOf([], 0);
       return this.result({
         original,
@@ -193,9 +226,11 @@ export class AskPipeline {
         timings,
         warnings: [
           ...rerankWarnings,
-          support
-            ? `The retrieved passages do not mention ${support.missing.map((m) => `"${m}"`).join(', ')}: the question is not answered from them.`
-            : 'No retrieved passage reached the relevance threshold.',
+          notInCatalogue
+            ? `No document of the collection's catalogue (${DOCUMENTS_NOTE}) matches ${notInCatalogue.map((m) => `"${m}"`).join(', ')}: the question is not answered from another one.`
+            : support
+              ? `The retrieved passages do not mention ${support.missing.map((m) => `"${m}"`).join(', ')}: the question is not answered from them.`
+              : 'No retrieved passage reached the relevance threshold.',
         ],
       });
     }
@@ -276,6 +311,43 @@ export class AskPipeline {
       confidence,
       timings,
       warnings: [...rerankWarnings, ...warnings],
+    });
+  }
+
+  /**
+   * The answer to a question about a document: the catalogue's author or date, shown with the document's best passage
+   * for the question (its own retrieved chunks, else its first chunk) as evidence.
+   */
+  private async catalogueAnswer(
+    found: DocumentAnswer,
+    r: Pick<Parameters<AskPipeline['result']>[0], 'original' | 'rewritten' | 'changes' | 'entities' | 'stats' | 'kept' | 'guardrails' | 'timings' | 'warnings'>,
+    time: <T>(name: string, fn: () => Promise<T> | T) => Promise<T>,
+    onToken?: (t: string) => void | Promise<void>,
+  ) {
+    const own = r.kept.filter((h) => h.source === found.source);
+    const first = this.rag.chunk(found.source, 0);
+    const evidence = own.length ? own : first ? [{ ...first, semantic_score: 0, bm25_score: 0, combined_score: 0, start: 0, end: first.text.length }] : [];
+    const read = await time('answer', async () => (evidence.length ? this.extract(r.original, 'open', evidence) : null));
+    await onToken?.(found.answer);
+    const who = found.meta.title ? ` (${found.meta.title})` : '';
+    const confidence = await time('confidence', () =>
+      confidenceOf(
+        r.kept.map((h) => h.semantic_score),
+        1,
+        // The catalogue states the fact; a document found through the best passage is as sure as that passage.
+        found.by === 'retrieval' ? (read?.support ?? 0) : 1,
+      ),
+    );
+    return this.result({
+      ...r,
+      answer: found.answer,
+      passage: read?.passage ?? null,
+      answerType: 'factoid',
+      llm: false,
+      grounding: null,
+      guardrails: { ...r.guardrails, grounding: { applicable: false, reason: `answer from ${DOCUMENTS_NOTE}` } },
+      confidence,
+      warnings: [...r.warnings, `The answer comes from the collection's catalogue of documents (${DOCUMENTS_NOTE}): ${found.source}${who}.`],
     });
   }
 

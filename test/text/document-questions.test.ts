@@ -1,0 +1,165 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answerFromCatalogue, documentQuestion, formatDate } from '../../src/text/rag/ask/document-question.js';
+import { type DocumentMeta, documentCatalogue } from '../../src/text/rag/documents.js';
+import { makeApp, tempDir } from '../helpers/app.js';
+
+describe('questions about the documents themselves', () => {
+  it.each([
+    ['Who gave the 1941 State of the Union address?', 'author'],
+    ['Which president proposed a Job Corps?', 'author'],
+    ['What president talked about the Interstate highways?', 'author'],
+    ['Who was president in 1983?', 'author'],
+    ['Who first proposed a canal across the isthmus?', 'author'],
+    ['Whose address mentions the four freedoms?', 'author'],
+    ['In what year did Monroe deliver his address?', 'date'],
+    ['When was the Clinton address given?', 'date'],
+    ['When did Lincoln send his message to Congress?', 'date'],
+    ["When was Reagan's address?", 'date'],
+  ])('"%s" asks for the document\'s %s', (q, fact) => {
+    expect(documentQuestion(q)).toBe(fact);
+  });
+
+  it.each([
+    'Who shot President McKinley?',
+    'Who made incursions on the frontier settlements?',
+    'Who did Edward make archbishop of Canterbury?',
+    'What did Obama say about health insurance?',
+    'When did the economy pass the half-trillion dollar mark?',
+    'Which road did Monroe say money had been applied to?',
+    'When was the Department of Agriculture organized?',
+    'When was the report of the Secretary of the Navy published?',
+  ])('"%s" asks about what the documents say, not about a document', (q) => {
+    expect(documentQuestion(q)).toBeNull();
+  });
+});
+
+describe('answers from the catalogue', () => {
+  const catalogue = new Map<string, DocumentMeta>([
+    ['a.txt', { author: 'Abraham Lincoln', date: '1862-12-01' }],
+    ['b.txt', { author: 'Franklin D. Roosevelt', date: '1934-01-03', title: 'State of the Union address' }],
+    ['c.txt', { author: 'Franklin D. Roosevelt', date: '1941-01-06', title: 'State of the Union address' }],
+    ['d.txt', { date: '1999' }],
+  ]);
+
+  it("picks the entry of the question's year, whatever was retrieved", () => {
+    expect(answerFromCatalogue('Who gave the 1941 address?', 'author', catalogue, ['a.txt'])).toMatchObject({
+      source: 'c.txt',
+      answer: 'Franklin D. Roosevelt',
+      by: 'year',
+    });
+  });
+
+  it("picks the entry of a date question's name, and among several by that name the one retrieved first", () => {
+    expect(answerFromCatalogue('When did Lincoln deliver his address?', 'date', catalogue, [])).toMatchObject({
+      source: 'a.txt',
+      answer: 'December 1, 1862',
+      by: 'name',
+    });
+    expect(answerFromCatalogue('In what year did Roosevelt deliver the address?', 'date', catalogue, ['a.txt', 'c.txt', 'b.txt'])).toMatchObject({
+      source: 'c.txt',
+      answer: '1941',
+    });
+  });
+
+  it('says which year or name no entry has, rather than answering from another document', () => {
+    expect(answerFromCatalogue('Who was president in 1950?', 'author', catalogue, ['a.txt'])).toEqual({ missing: ['1950'] });
+    expect(answerFromCatalogue('When did Kennedy give his address?', 'date', catalogue, ['a.txt'])).toEqual({ missing: ['Kennedy'] });
+    // A title's words are not names.
+    expect(answerFromCatalogue('When was the State of the Union address given by Lincoln?', 'date', catalogue, [])).toMatchObject({ source: 'a.txt' });
+  });
+
+  it('otherwise answers from the first retrieved document that has the fact', () => {
+    expect(answerFromCatalogue('Which president talked about slavery?', 'author', catalogue, ['d.txt', 'a.txt'])).toMatchObject({
+      source: 'a.txt',
+      by: 'retrieval',
+    });
+    expect(answerFromCatalogue('Which president talked about slavery?', 'author', catalogue, ['x.txt'])).toBeNull();
+    expect(answerFromCatalogue('Which president talked about slavery?', 'author', new Map(), ['a.txt'])).toBeNull();
+  });
+
+  it('writes a date as people read it, or only its year when the question asks for a year', () => {
+    expect(formatDate('1823-12-02', false)).toBe('December 2, 1823');
+    expect(formatDate('1823-12', false)).toBe('December 1823');
+    expect(formatDate('1823-12-02', true)).toBe('1823');
+    expect(formatDate('1999', false)).toBe('1999');
+  });
+});
+
+describe('documents.json', () => {
+  it('is an empty catalogue when absent or invalid (with the reason), and is read again when it changes', () => {
+    const dir = tempDir('catalogue-');
+    const problems: string[] = [];
+    const read = documentCatalogue(dir, (m) => problems.push(m));
+    expect(read().size).toBe(0);
+    writeFileSync(join(dir, 'documents.json'), JSON.stringify({ 'a.txt': { author: 'Abraham Lincoln', date: 'last week' } }));
+    expect(read().size).toBe(0);
+    expect(problems[0]).toMatch(/documents\.json is ignored: a\.txt\.date/);
+    writeFileSync(join(dir, 'documents.json'), JSON.stringify({ 'a.txt': { author: 'Abraham Lincoln', date: '1862-12-01' }, 'b.txt': { date: '1901' } }));
+    expect([...read().keys()]).toEqual(['a.txt', 'b.txt']);
+    writeFileSync(join(dir, 'documents.json'), '{ not json');
+    expect(read().size).toBe(0);
+    expect(problems).toHaveLength(2);
+  });
+});
+
+describe('POST /rag/ask with a catalogue of the documents', () => {
+  const docs = tempDir('catalogue-docs-');
+  let app: Awaited<ReturnType<typeof makeApp>>;
+  const ask = async (question: string) => (await app.inject({ method: 'POST', url: '/rag/ask', payload: { question } })).json();
+
+  beforeAll(async () => {
+    writeFileSync(
+      join(docs, '1862_lincoln.txt'),
+      'Fellow-citizens of the Senate and House of Representatives: the Department of Agriculture has been organized. Slavery divides the sections of the country.',
+    );
+    writeFileSync(
+      join(docs, '1964_johnson.txt'),
+      'This administration today declares unconditional war on poverty in America. I propose a Job Corps for the young who are out of work.',
+    );
+    writeFileSync(
+      join(docs, 'documents.json'),
+      JSON.stringify({
+        '1862_lincoln.txt': { author: 'Abraham Lincoln', date: '1862-12-01', title: 'Annual message to Congress' },
+        '1964_johnson.txt': { author: 'Lyndon B. Johnson', date: '1964-01-08', title: 'State of the Union address' },
+      }),
+    );
+    app = await makeApp({ DOCS_DIR: docs, RAG_INDEX_ON_START: false });
+    await app.inject({ method: 'POST', url: '/rag/index', payload: {} });
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('answers who gave the address of a year with its author, shows a passage of it, and says where the answer comes from', async () => {
+    const body = await ask('Who gave the 1862 address?');
+    expect(body.answer).toBe('Abraham Lincoln');
+    expect(body.answer_type).toBe('factoid');
+    expect(body.answer_source.source).toBe('1862_lincoln.txt');
+    expect(body.guardrails.catalogue).toEqual({ fact: 'author', passed: true, source: '1862_lincoln.txt', matched_by: 'year' });
+    expect(body.warnings.join(' ')).toMatch(/catalogue of documents \(documents\.json.*1862_lincoln\.txt \(Annual message to Congress\)/);
+  });
+
+  it('answers when a named speaker gave an address, and which speaker said something, from the passage that says it', async () => {
+    expect((await ask('When did Johnson deliver his address?')).answer).toBe('January 8, 1964');
+    const body = await ask('Which president proposed a Job Corps?');
+    expect(body.answer).toBe('Lyndon B. Johnson');
+    expect(body.answer_passage).toMatch(/Job Corps/);
+    expect(body.guardrails.catalogue.matched_by).toBe('retrieval');
+  });
+
+  it('answers "not in the collection" for a year or a speaker the catalogue lacks, and for a topic no passage holds', async () => {
+    const year = await ask('Who was president in 1950?');
+    expect(year.answer).toMatch(/does not contain/);
+    expect(year.guardrails.catalogue).toEqual({ fact: 'author', passed: false, missing: ['1950'] });
+    expect((await ask('When did Kennedy deliver his address?')).answer).toMatch(/does not contain/);
+    expect((await ask('Which president talked about the iPhone?')).answer).toMatch(/does not contain/);
+  });
+
+  it('leaves questions about what the documents say to the reader', async () => {
+    const body = await ask('What divides the sections of the country?');
+    expect(body.answer).toMatch(/Slavery/);
+    expect(body.guardrails.catalogue).toBeUndefined();
+  });
+});
