@@ -157,6 +157,14 @@ describe('POST /rag/ask with a catalogue of the documents', () => {
     expect((await ask('Which president talked about the iPhone?')).answer).toMatch(/does not contain/);
   });
 
+  it('shows on the ask page that the answer comes from the catalogue, with a passage of the document', async () => {
+    const res = await app.inject({ url: `/ask?question=${encodeURIComponent('Who gave the 1964 address?')}` });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('Lyndon B. Johnson');
+    expect(res.body).toContain('From the catalogue of the documents (documents.json), not from their text.');
+    expect(res.body).toMatch(/In that document: <em id="answer-sentence">[^<]*(poverty|Job Corps)/);
+  });
+
   it('leaves questions about what the documents say to the reader', async () => {
     const body = await ask('What divides the sections of the country?');
     expect(body.answer).toMatch(/Slavery/);
