@@ -77,6 +77,8 @@ describe('answers from the catalogue', () => {
     });
     expect(answerFromCatalogue('Which president talked about slavery?', 'author', catalogue, ['x.txt'])).toBeNull();
     expect(answerFromCatalogue('Which president talked about slavery?', 'author', new Map(), ['a.txt'])).toBeNull();
+    // A catalogue without authors does not answer (or refuse) author questions.
+    expect(answerFromCatalogue('Who was president in 1950?', 'author', new Map([['d.txt', { date: '1999' }]]), ['d.txt'])).toBeNull();
   });
 
   it('writes a date as people read it, or only its year when the question asks for a year', () => {

@@ -81,8 +81,8 @@ export function answerFromCatalogue(
   catalogue: DocumentCatalogue,
   retrieved: string[],
 ): DocumentAnswer | NoDocument | null {
-  if (!catalogue.size) return null;
   const entries = [...catalogue.entries()].filter(([, m]) => (fact === 'author' ? m.author : m.date));
+  if (!entries.length) return null;
   const yearOnly = /\b(what|which) year\b/i.test(question);
   const answer = (source: string, meta: DocumentMeta, by: DocumentAnswer['by']): DocumentAnswer => ({
     source,
