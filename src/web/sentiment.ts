@@ -5,15 +5,19 @@ import { TextHttpError } from '../text/errors.js';
 import { figuresInWords, sentimentFigures } from '../text/figures.js';
 
 async function sentimentPages(app: FastifyInstance) {
-  app.pages.addLink({ href: '/sentiment', label: 'Sentiment' }, 'financial sentiment and seven emotions of any text, with an interpretation', () => {
-    const state = { idle: 'they load on first use', loading: 'loading now', ready: 'loaded', failed: 'they failed to load: see /health' }[
-      app.sentiment.loader.state
-    ];
-    return [
-      `Models: ${app.config.SENTIMENT_MODEL} and ${app.config.EMOTION_MODEL} (${state}).`,
-      ...sentimentFigures(app.config).map((group) => `${figuresInWords(group)}.`),
-    ];
-  });
+  app.pages.addLink(
+    { href: '/sentiment', label: 'Sentiment' },
+    'sentiment (financial news and everyday text) and seven emotions of any text, with an interpretation',
+    () => {
+      const state = { idle: 'they load on first use', loading: 'loading now', ready: 'loaded', failed: 'they failed to load: see /health' }[
+        app.sentiment.loader.state
+      ];
+      return [
+        `Models: ${app.config.SENTIMENT_MODEL} and ${app.config.EMOTION_MODEL} (${state}).`,
+        ...sentimentFigures(app.config).map((group) => `${figuresInWords(group)}.`),
+      ];
+    },
+  );
 
   app.get('/sentiment', { schema: { hide: true } }, (_request, reply) =>
     reply.page('sentiment', 'Sentiment analysis', { text: '', error: null, result: null }),

@@ -167,6 +167,13 @@ describe('POST /rag/ask with a catalogue of the documents', () => {
     expect(res.body).toMatch(/In that document: <em id="answer-sentence">[^<]*(poverty|Job Corps)/);
   });
 
+  it('shows a refused question on the ask page as unanswered, without claiming an extracted answer', async () => {
+    const res = await app.inject({ url: `/ask?question=${encodeURIComponent('Who was president in 1950?')}` });
+    expect(res.body).toContain('None of the passages below supports an answer.');
+    expect(res.body).toContain('Passages retrieved');
+    expect(res.body).not.toContain('Extracted from the passages below');
+  });
+
   it('leaves questions about what the documents say to the reader', async () => {
     const body = await ask('What divides the sections of the country?');
     expect(body.answer).toMatch(/Slavery/);

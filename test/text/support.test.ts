@@ -108,7 +108,9 @@ describe("support check: the kept passages must contain the question's key conte
 
   describe('names and numbers as questions write them', () => {
     const big = lexiconOf([
-      ...'the of and to in a is what did who when how which first school normal teachers teach teaching reject navy built ships doctor fourth war'.split(' '),
+      ...'the of and to in a is what did who when how which many first school normal teachers teach teaching reject navy built ships doctor fourth war'.split(
+        ' ',
+      ),
       ...Array.from({ length: 12_000 }, (_, i) => `filler${i}`),
     ]);
     const ask = (q: string, passages: { text: string; source: string }[]) => checkSupport(q, questionNlp(q), passages, big);
@@ -144,6 +146,15 @@ describe("support check: the kept passages must contain the question's key conte
         await found('Who commissioned the Gateshead Milennium Bridge?', 'The Gateshead Millennium Bridge was commissioned by Gateshead Council.', 'Milennium'),
       ).toBe(true);
       expect(await found('What did Osama say?', 'Obama said the war would end.', 'Osama')).toBe(false);
+    });
+
+    it('finds an acronym of the names in a document\'s file name, and does not ask for the "many" of "how many"', async () => {
+      const fdr = await ask('What did FDR say about the banks?', [passage('The banks were reopened under the new law.', '1934_franklin_d_roosevelt_d.txt')]);
+      expect(fdr.terms.find((t) => t.text === 'FDR')).toMatchObject({ kind: 'name', found: true });
+      const other = await ask('What did FDR say about the banks?', [passage('The banks were reopened under the new law.', '1983_ronald_reagan_r.txt')]);
+      expect(other.terms.find((t) => t.text === 'FDR')?.found).toBe(false);
+      const many = await ask('How many ships did the navy build?', [passage('The navy built three new ships.')]);
+      expect(many.terms.map((t) => t.text)).not.toContain('many');
     });
 
     it('finds a number written with thousands separators, not its last three digits', async () => {

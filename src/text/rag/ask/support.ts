@@ -61,7 +61,9 @@ export type WordVectors = (words: string[]) => Promise<number[][]>;
 const FRAME = new Set(
   bm25Tokens(
     'say said says tell told describe described explain explained mention mentioned name named call called mean meant ' +
-      'happen happened think thought talk talked speak spoke address addressed discuss discussed according kind type example',
+      'happen happened think thought talk talked speak spoke address addressed discuss discussed according kind type example ' +
+      // "how many", "how much": the question word, not a thing asked about.
+      'many much',
   ),
 );
 
@@ -215,6 +217,22 @@ function wordsOf(text: string): PassageWords {
   return { stems: new Set(bm25Tokens(text)), words, byPrefix, initials };
 }
 
+/**
+ * A file name's words are lower case, so its initials are those of every run of words ("1941_franklin_d_roosevelt_d"
+ * -> fdr): "FDR" in a question is found in that document's name.
+ */
+function withTitleInitials(p: PassageWords, title: string): PassageWords {
+  if (p.initials.size) return p;
+  const letters = title
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((w) => /^\p{L}/u.test(w))
+    .map((w) => w[0]!);
+  for (let from = 0; from < letters.length; from++)
+    for (let to = from + 2; to <= Math.min(letters.length, from + 5); to++) p.initials.add(letters.slice(from, to).join(''));
+  return p;
+}
+
 /** Month abbreviations as questions write them ("Feb 2010", "Sept 1760"). */
 const MONTHS: Record<string, string> = {
   jan: 'january',
@@ -274,7 +292,7 @@ export async function checkSupport(
   const asked = questionTerms(question, tagged, lexicon);
   if (!passages.length) return { passed: false, missing: asked.map((t) => t.text), coverage: 0, terms: asked.map((t) => ({ ...t, found: false })) };
   const each = passages.map((p) => passageWords(p.text));
-  const titles = passages.map((p) => passageWords(titleWords(p.source)));
+  const titles = passages.map((p) => withTitleInitials(passageWords(titleWords(p.source)), titleWords(p.source)));
   const found = each.map((p, i) =>
     asked.map((t): SupportTerm => {
       if (foundIn(t, p, expanded)) return { ...t, found: true };
