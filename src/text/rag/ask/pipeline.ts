@@ -52,6 +52,8 @@ export type StepListener = (step: string, data: Record<string, unknown>) => void
 
 const NOT_FOUND = 'The document collection does not contain information to answer this question.';
 const DOCUMENTS_NOTE = 'documents.json in the documents folder';
+/** Share of the collection's chunks from which a name is everywhere there and not required by the support check. */
+const EVERYWHERE_SHARE = 0.25;
 
 export class AskPipeline {
   private learned: Promise<{ reader: LearnedReader; analyse: typeof analyseQuestion }> | null = null;
@@ -172,6 +174,11 @@ export class AskPipeline {
           this.settings.support ?? DEFAULT_SUPPORT,
           this.wordVectors,
           Object.fromEntries(changes.filter((c) => c.kind === 'abbreviation').map((c) => [c.to, c.from])),
+          (name) => {
+            const { stemDf, docs } = this.corpusVocab();
+            const stems = bm25Tokens(name);
+            return stems.length > 0 && stems.every((st) => (stemDf.get(st) ?? 0) >= EVERYWHERE_SHARE * docs);
+          },
         ),
       );
       const summary = { passed: support.passed, missing: support.missing, coverage: support.coverage };

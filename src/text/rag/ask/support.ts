@@ -1,9 +1,11 @@
 // Guardrail 2b, support: an answer is given only when a kept passage contains the question's key content. Every name
 // and number of the question (and any word no general vocabulary knows) must occur in it (or in its file name), and
 // half of its other terms, content words weighted by how rare they are in general English: by stem, as another form
-// of the word (the same first letters, another short ending), or as a word whose vector is close (a name met only by the file name picks the document and is not counted). Names and numbers count in
-// that share too (weight 1), so a question of several names and one unmatched verb is not refused for the verb. Rare
-// nouns are required like names, and so is one of the nouns of Y in "what did X say about Y" (the question's topic).
+// of the word (the same first letters, another short ending), or as a word whose vector is close (a name met only by
+// the file name picks the document and is not counted). Names and numbers count in that share too (weight 1), so a
+// question of several names and one unmatched verb is not refused for the verb; a name the collection holds nearly
+// everywhere ("United States" in addresses to Congress) is counted but not required. Rare nouns are required like
+// names, and so is one of the nouns of Y in "what did X say about Y" (the question's topic).
 import { distance } from 'fastest-levenshtein';
 import { bm25Tokens, titleWords } from '../../search/bm25.js';
 import type { Lexicon } from './lexicon.js';
@@ -288,6 +290,11 @@ export async function checkSupport(
   vectors?: WordVectorCache,
   /** Abbreviations the rewriting expanded (expansion -> abbreviation): the passages may use either. */
   expanded: Record<string, string> = {},
+  /**
+   * Whether the collection holds a name nearly everywhere ("United States" in addresses to Congress): such a name
+   * picks out no passage, so it counts in the coverage but is not required.
+   */
+  everywhere: (name: string) => boolean = () => false,
 ): Promise<SupportVerdict> {
   const asked = questionTerms(question, tagged, lexicon);
   if (!passages.length) return { passed: false, missing: asked.map((t) => t.text), coverage: 0, terms: asked.map((t) => ({ ...t, found: false })) };
@@ -332,7 +339,8 @@ export async function checkSupport(
     const offTopic = topic.length > 0 && !topic.some(covered);
     return terms.filter(
       (t) =>
-        (t.kind !== 'word' && !t.found) || (t.kind === 'word' && t.noun === true && !covered(t) && ((offTopic && t.topic) || t.weight >= settings.rareWord)),
+        (t.kind !== 'word' && !t.found && !(t.kind === 'name' && everywhere(t.text))) ||
+        (t.kind === 'word' && t.noun === true && !covered(t) && ((offTopic && t.topic) || t.weight >= settings.rareWord)),
     );
   };
   const verdicts = found.map((terms): SupportVerdict => {
