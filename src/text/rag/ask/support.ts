@@ -211,12 +211,18 @@ function wordsOf(text: string): PassageWords {
   const byPrefix = new Map<string, string[]>();
   for (const w of words) if (w.length >= 5) byPrefix.set(w.slice(0, 5), [...(byPrefix.get(w.slice(0, 5)) ?? []), w]);
   const initials = new Set<string>();
-  for (const m of text.matchAll(/\p{Lu}[\p{L}'’.-]*(?:[\s/]+\p{Lu}[\p{L}'’.-]*)+/gu)) {
-    const letters = m[0].split(/[\s/]+/).map((w) => w[0]!.toLowerCase());
-    for (let from = 0; from < letters.length; from++)
-      for (let to = from + 2; to <= Math.min(letters.length, from + 5); to++) initials.add(letters.slice(from, to).join(''));
-  }
+  for (const m of text.matchAll(/\p{Lu}[\p{L}'’.-]*(?:[\s/]+\p{Lu}[\p{L}'’.-]*)+/gu))
+    addInitials(
+      m[0].split(/[\s/]+/).map((w) => w[0]!.toLowerCase()),
+      initials,
+    );
   return { stems: new Set(bm25Tokens(text)), words, byPrefix, initials };
+}
+
+/** The initials of every run of 2 to 5 of these words (their first letters, in order). */
+function addInitials(letters: string[], into: Set<string>): void {
+  for (let from = 0; from < letters.length; from++)
+    for (let to = from + 2; to <= Math.min(letters.length, from + 5); to++) into.add(letters.slice(from, to).join(''));
 }
 
 /**
@@ -225,13 +231,14 @@ function wordsOf(text: string): PassageWords {
  */
 function withTitleInitials(p: PassageWords, title: string): PassageWords {
   if (p.initials.size) return p;
-  const letters = title
-    .toLowerCase()
-    .split(/\s+/)
-    .filter((w) => /^\p{L}/u.test(w))
-    .map((w) => w[0]!);
-  for (let from = 0; from < letters.length; from++)
-    for (let to = from + 2; to <= Math.min(letters.length, from + 5); to++) p.initials.add(letters.slice(from, to).join(''));
+  addInitials(
+    title
+      .toLowerCase()
+      .split(/\s+/)
+      .filter((w) => /^\p{L}/u.test(w))
+      .map((w) => w[0]!),
+    p.initials,
+  );
   return p;
 }
 
@@ -299,7 +306,10 @@ export async function checkSupport(
   const asked = questionTerms(question, tagged, lexicon);
   if (!passages.length) return { passed: false, missing: asked.map((t) => t.text), coverage: 0, terms: asked.map((t) => ({ ...t, found: false })) };
   const each = passages.map((p) => passageWords(p.text));
-  const titles = passages.map((p) => withTitleInitials(passageWords(titleWords(p.source)), titleWords(p.source)));
+  const titles = passages.map((p) => {
+    const title = titleWords(p.source);
+    return withTitleInitials(passageWords(title), title);
+  });
   const found = each.map((p, i) =>
     asked.map((t): SupportTerm => {
       if (foundIn(t, p, expanded)) return { ...t, found: true };
