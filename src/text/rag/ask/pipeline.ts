@@ -194,9 +194,10 @@ export class AskPipeline {
       const catalogue = this.settings.documents!();
       const sources = [...new Set(kept.map((h) => h.source))];
       let found = answerFromCatalogue(original, fact, catalogue, sources);
+      let read: Awaited<ReturnType<AskPipeline['extract']>> | null = null;
       if (found && !('missing' in found) && found.by === 'retrieval') {
         // "Which president talked about the Interstate highways?": the document whose sentence the reader picks.
-        const read = support?.passed ? await time('answer', () => this.extract(original, 'open', kept)) : null;
+        read = support?.passed ? await time('answer', () => this.extract(original, 'open', kept)) : null;
         found = read?.passage ? answerFromCatalogue(original, fact, catalogue, [read.passage.source, ...sources]) : null;
       }
       if (found && 'missing' in found) {
@@ -210,6 +211,7 @@ export class AskPipeline {
           { original, rewritten, changes, entities, stats, kept, guardrails, timings, warnings: rerankWarnings },
           time,
           onToken,
+          read,
         );
       }
     }
@@ -322,19 +324,18 @@ export class AskPipeline {
   }
 
   /**
-   * The answer to a question about a document: the catalogue's author or date, shown with the document's best passage
-   * for the question (its own retrieved chunks, else its first chunk) as evidence.
+   * The answer to a question about a document: the catalogue's author or date, shown with the sentence that picked the
+   * document, or else the document's best passage for the question, as evidence.
    */
   private async catalogueAnswer(
     found: DocumentAnswer,
     r: Pick<Parameters<AskPipeline['result']>[0], 'original' | 'rewritten' | 'changes' | 'entities' | 'stats' | 'kept' | 'guardrails' | 'timings' | 'warnings'>,
     time: <T>(name: string, fn: () => Promise<T> | T) => Promise<T>,
     onToken?: (t: string) => void | Promise<void>,
+    /** The reader's pick that found the document (a question answered through the passages), shown as it is. */
+    picked?: Awaited<ReturnType<AskPipeline['extract']>> | null,
   ) {
-    const own = r.kept.filter((h) => h.source === found.source);
-    const first = this.rag.chunk(found.source, 0);
-    const evidence = own.length ? own : first ? [{ ...first, semantic_score: 0, bm25_score: 0, combined_score: 0, start: 0, end: first.text.length }] : [];
-    const read = await time('answer', async () => (evidence.length ? this.extract(r.original, 'open', evidence) : null));
+    const read = picked?.passage?.source === found.source ? picked : await time('answer', async () => this.documentPassage(r.original, found.source, r.kept));
     await onToken?.(found.answer);
     const who = found.meta.title ? ` (${found.meta.title})` : '';
     const confidence = await time('confidence', () =>
@@ -356,6 +357,14 @@ export class AskPipeline {
       confidence,
       warnings: [...r.warnings, `The answer comes from the collection's catalogue of documents (${DOCUMENTS_NOTE}): ${found.source}${who}.`],
     });
+  }
+
+  /** The best passage of one document for the question: among its retrieved chunks, else its first chunk. */
+  private async documentPassage(question: string, source: string, kept: SearchHit[]) {
+    const own = kept.filter((h) => h.source === source);
+    const first = this.rag.chunk(source, 0);
+    const evidence = own.length ? own : first ? [{ ...first, semantic_score: 0, bm25_score: 0, combined_score: 0, start: 0, end: first.text.length }] : [];
+    return evidence.length ? this.extract(question, 'open', evidence) : null;
   }
 
   /** The cross-encoder's order; when it cannot be loaded (or fails), the hybrid order with a warning, not a failure. */
