@@ -38,6 +38,8 @@ const { values } = parseArgs({
     'top-glove': { type: 'string', default: '15000' },
     // Units of the hidden layer.
     hidden: { type: 'string', default: '128' },
+    // Learning rate of the word and pair tables (the rest learns at 0.002).
+    'embedding-lr': { type: 'string', default: '0.002' },
     sweep: { type: 'string' },
     'sweep-name': { type: 'string', default: 'sentiment-sweep' },
   },
@@ -50,7 +52,8 @@ const d = loadSentimentData(data, sources, seed);
 const { dev, devSlices, selectionSlices, tests } = d;
 
 /** The options a sweep varies; the command line's values are the defaults of every variant. */
-type VariantKey = 'goemotions-weight' | 'balance-per-source' | 'negation-window' | 'word-dropout' | 'lr-decay' | 'members' | 'tables' | 'top-glove' | 'hidden';
+type VariantKey =
+  'goemotions-weight' | 'balance-per-source' | 'negation-window' | 'word-dropout' | 'lr-decay' | 'members' | 'tables' | 'top-glove' | 'hidden' | 'embedding-lr';
 const VARIANT_KEYS: VariantKey[] = [
   'goemotions-weight',
   'balance-per-source',
@@ -61,6 +64,7 @@ const VARIANT_KEYS: VariantKey[] = [
   'tables',
   'top-glove',
   'hidden',
+  'embedding-lr',
 ];
 interface Variant {
   goemotionsWeight: number;
@@ -72,6 +76,7 @@ interface Variant {
   tables: 'half' | 'int8';
   topGlove: number;
   hidden: number;
+  embeddingLr: number;
 }
 function variantOf(options: Record<VariantKey, string>): Variant {
   const tables = options.tables;
@@ -86,6 +91,7 @@ function variantOf(options: Record<VariantKey, string>): Variant {
     tables,
     topGlove: Number(options['top-glove']),
     hidden: Number(options.hidden),
+    embeddingLr: Number(options['embedding-lr']),
   };
 }
 const defaults = Object.fromEntries(VARIANT_KEYS.map((k) => [k, values[k]])) as Record<VariantKey, string>;
@@ -109,7 +115,7 @@ const spec = (v: Variant, outDir: string, heldOut: Record<string, Example[]>) =>
   params: {
     hidden: v.hidden,
     lr: 2e-3,
-    embeddingLr: 2e-3,
+    embeddingLr: v.embeddingLr,
     bigramLrScale: 0.1,
     epochs: 12,
     batch: 32,

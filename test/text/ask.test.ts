@@ -455,3 +455,33 @@ describe('/rag/ask when the worker queue is full', () => {
     expect(again.json().answer).toBe('Horace Mann');
   });
 });
+
+describe('/rag/ask: the key content must come together near the answer', () => {
+  const docs = tempDir('ask-window-');
+  let app: Awaited<ReturnType<typeof makeApp>>;
+  beforeAll(async () => {
+    // One chunk: France and Spain in its first sentence, a capital five sentences later.
+    writeFileSync(
+      join(docs, 'treaty.txt'),
+      'At the start of the war between France and Spain the government of France declared that it would grant no commissions to privateers. ' +
+        'Our ships were respected by both parties. Trade with the ports of the south went on as before. Farmers sent their wheat to the markets. ' +
+        'The harvest was the largest in ten years. The bank doubled its capital and opened branches in the west.',
+    );
+    // Other documents, so that France is not a name the collection holds nearly everywhere (which is not required).
+    const others = ['The navy built three ironclad ships.', 'Teachers asked for better pay.', 'The railroad reached the coast.', 'Wheat prices fell.'];
+    others.forEach((text, i) => writeFileSync(join(docs, `other-${i}.txt`), text));
+    app = await makeApp({ DOCS_DIR: docs, RAG_INDEX_ON_START: false });
+    await app.inject({ method: 'POST', url: '/rag/index', payload: {} });
+  });
+  afterAll(() => app.close());
+
+  it('refuses a question whose name and asked-about noun are sentences apart in the passage, and answers one near them', async () => {
+    const scattered = (await app.inject({ method: 'POST', url: '/rag/ask', payload: { question: 'What is the capital of France?' } })).json();
+    expect(scattered.answer).toMatch(/does not contain information/);
+    expect(scattered.answer_passage).toBeNull();
+    expect(scattered.guardrails.support).toMatchObject({ passed: false, sentence_window: false });
+    expect(scattered.warnings.join(' ')).toMatch(/key terms/);
+    const near = (await app.inject({ method: 'POST', url: '/rag/ask', payload: { question: 'What did the government of France declare?' } })).json();
+    expect(near.answer_passage).toMatch(/grant no commissions to privateers/);
+  });
+});

@@ -190,5 +190,63 @@ describe("support check: the kept passages must contain the question's key conte
       const r = await ask('What teaching did Luther reject?', [passage('Luther rejected the teaching of the Church.')]);
       expect(r.terms.find((t) => t.text === 'reject')?.kind).toBe('word');
     });
+
+    it('finds an ordinal as its number or its word, a century or a decade by a year in it, and one number of a range', async () => {
+      expect(await found('Who is the companion of the 10th series?', 'In the tenth series the companion is Bill.', '10th')).toBe(true);
+      expect(await found('Who lectured on the 20th of October?', 'On 20 October he lectured at the library.', '20th')).toBe(true);
+      expect(await found('Which settlement was founded in the 16th century?', 'The settlement was founded in 1564.', '16th')).toBe(true);
+      expect(await found('Which settlement was founded in the 16th century?', 'The settlement was founded in 1664.', '16th')).toBe(false);
+      expect(await found('How many fled by the 1700s?', 'By 1710 some 500,000 had fled.', '1700s')).toBe(true);
+      expect(await found('How many fled by the 1700s?', 'By 1810 some 500,000 had fled.', '1700s')).toBe(false);
+      // A 16th that is not a century is only the number.
+      expect(await found('What happened on the 16th of May?', 'The act was passed in 1564.', '16th')).toBe(false);
+      const range = await ask('Who published the 2008-2009 report?', [passage('The 2008–09 report was published by the Worldwatch Institute.')]);
+      expect(range.passed).toBe(true);
+      const list = await ask('Why did the British fail in 1755, 56, 57?', [passage('The British campaigns of 1755 failed.')]);
+      expect(list.terms.filter((t) => t.kind === 'number' && !t.found).map((t) => t.text)).toEqual(['56', '57']);
+      expect(list.missing).not.toContain('56');
+      expect(await found("Where did Apollo 1's crew train?", 'The Apollo 1 crew trained at the Cape.', '1')).toBe(true);
+    });
+
+    it('takes an acronym of general English for a word, and a common word with one wrong letter for that word', async () => {
+      const tv = lexiconOf(['the', 'what', 'who', 'in', 'a', 'tv', 'camera', 'damaged', 'time', 'frame', 'does', 'war', 'cover', 'seven', 'years']);
+      const v = await checkSupport(
+        'What damaged the TV camera?',
+        questionNlp('What damaged the TV camera?'),
+        [passage('Sunlight damaged the television camera.')],
+        tv,
+      );
+      expect(v.terms.find((t) => t.text === 'TV')?.kind).toBe('word');
+      expect(v.passed).toBe(true);
+      const typo = 'What time framd does the Seven Years War cover?';
+      const w = await checkSupport(typo, questionNlp(typo), [passage('The Seven Years War covers the years 1756 to 1763.')], tv);
+      expect(w.terms.find((t) => t.text === 'framd')?.kind).toBe('word');
+      // A word one edit from no frequent word stays as specific as a name.
+      const k = await checkSupport('What is Kubernetes?', questionNlp('What is Kubernetes?'), [passage('The war covered seven years.')], tv);
+      expect(k.missing).toContain('Kubernetes');
+    });
+  });
+
+  describe('what the question asks about', () => {
+    const words = lexiconOf([
+      ...'the of and to in a is what which who did how many capital operates college nation war france french spain commerce schools'.split(' '),
+      ...Array.from({ length: 12_000 }, (_, i) => `filler${i}`),
+      // Rare: a rare noun is required, unless it is the kind of answer asked for.
+      'denomination',
+    ]);
+    const ask = (q: string, text: string) => checkSupport(q, questionNlp(q), [passage(text)], words);
+
+    it('does not require the noun that "what" or "which" asks for: the passage names one instead', async () => {
+      const v = await ask('What denomination operates St Joseph College?', "St Joseph College is operated by the Presbyterian Church's schools trust.");
+      expect(v.terms.find((t) => t.text === 'denomination')).toMatchObject({ answerKind: true, found: false });
+      expect(v.passed).toBe(true);
+    });
+
+    it("refuses a passage that holds the question's names but none of its common nouns", async () => {
+      const v = await ask('What is the capital of France?', 'At the start of the war between France and Spain, the commerce of Spain was spared.');
+      expect(v.passed).toBe(false);
+      expect(v.missing).toEqual(['capital']);
+      expect((await ask('What is the capital of France?', 'Paris, the capital of France, was calm.')).passed).toBe(true);
+    });
   });
 });

@@ -70,6 +70,13 @@ export class AskPipeline {
     this.wordVectors = settings.wordVectors ? new WordVectorCache(settings.wordVectors) : undefined;
   }
 
+  /** Whether the collection holds a name nearly everywhere (in EVERYWHERE_SHARE of its chunks). */
+  private everywhere(name: string): boolean {
+    const { stemDf, docs } = this.corpusVocab();
+    const stems = bm25Tokens(name);
+    return stems.length > 0 && stems.every((st) => (stemDf.get(st) ?? 0) >= EVERYWHERE_SHARE * docs);
+  }
+
   /** The question's entities, answer type and nouns, from the part-of-speech tagger. */
   private async tag(question: string): Promise<QuestionNlp> {
     if (this.settings.tagInWorker) return this.settings.tagInWorker(question);
@@ -173,12 +180,8 @@ export class AskPipeline {
           this.lexicon,
           this.settings.support ?? DEFAULT_SUPPORT,
           this.wordVectors,
-          Object.fromEntries(changes.filter((c) => c.kind === 'abbreviation').map((c) => [c.to, c.from])),
-          (name) => {
-            const { stemDf, docs } = this.corpusVocab();
-            const stems = bm25Tokens(name);
-            return stems.length > 0 && stems.every((st) => (stemDf.get(st) ?? 0) >= EVERYWHERE_SHARE * docs);
-          },
+          expandedOf(changes),
+          (name) => this.everywhere(name),
         ),
       );
       const summary = { passed: support.passed, missing: support.missing, coverage: support.coverage };
@@ -216,9 +219,8 @@ export class AskPipeline {
       }
     }
 
-    if (!kept.length || !support?.passed || notInCatalogue) {
-      const confidence = confidenceOf([], 0);
-      return this.result({
+    const notFound = (warning: string) =>
+      this.result({
         original,
         rewritten,
         changes,
@@ -231,20 +233,36 @@ export class AskPipeline {
         llm: false,
         grounding: null,
         guardrails,
-        confidence,
+        confidence: confidenceOf([], 0),
         timings,
-        warnings: [
-          ...rerankWarnings,
-          notInCatalogue
-            ? `No document of the collection's catalogue (${DOCUMENTS_NOTE}) matches ${notInCatalogue.map((m) => `"${m}"`).join(', ')}: the question is not answered from another one.`
-            : support
-              ? `The retrieved passages do not mention ${support.missing.map((m) => `"${m}"`).join(', ')}: the question is not answered from them.`
-              : 'No retrieved passage reached the relevance threshold.',
-        ],
+        warnings: [...rerankWarnings, warning],
       });
-    }
+    if (!kept.length || !support?.passed || notInCatalogue)
+      return notFound(
+        notInCatalogue
+          ? `No document of the collection's catalogue (${DOCUMENTS_NOTE}) matches ${notInCatalogue.map((m) => `"${m}"`).join(', ')}: the question is not answered from another one.`
+          : support
+            ? `The retrieved passages do not mention ${support.missing.map((m) => `"${m}"`).join(', ')}: the question is not answered from them.`
+            : 'No retrieved passage reached the relevance threshold.',
+      );
 
-    // 5. Answer.
+    // 5. Answer, read from the passages that support the question on their own (the others only share some of its words),
+    // and in them from the sentences whose neighbourhood does (windowSupport).
+    const supporting = kept.filter((_, i) => support.supporting[i]);
+    const supportTagged = rewritten === original ? tagged : { entities, nouns: (await this.tag(rewritten)).nouns };
+    const windowSupport = (windows: { text: string; source: string }[]) =>
+      checkSupport(
+        rewritten,
+        supportTagged,
+        windows,
+        this.lexicon,
+        // Near the answer, the terms a passage must hold (names, numbers, rare nouns, one of the things asked about);
+        // the share of the rest is the passage's business.
+        { ...(this.settings.support ?? DEFAULT_SUPPORT), minCoverage: 0 },
+        this.wordVectors,
+        expandedOf(changes),
+        (name) => this.everywhere(name),
+      ).then((v) => v.supporting);
     const answered = await time('answer', async () => {
       if (this.llm.available) {
         const prompt = [
@@ -260,16 +278,24 @@ export class AskPipeline {
         const r = onToken ? await this.llm.stream(prompt, onToken, { system, signal }) : await this.llm.generate(prompt, { system, signal });
         if (r.ok)
           return { answer: r.text, passage: null, answerType: tagged.answerType, support: null, llm: true, fallback: null as string | null, warnings: [] };
-        const ex = await this.extract(original, tagged.answerType, kept);
+        const ex = await this.extract(original, tagged.answerType, supporting, windowSupport);
         // Tokens already streamed are superseded: the client is told before the extractive answer follows.
         onStep?.('answer_fallback', { reason: r.reason });
-        await onToken?.(ex.answer);
-        return { ...ex, llm: false, fallback: r.reason };
+        await onToken?.(ex?.answer ?? NOT_FOUND);
+        return ex && { ...ex, llm: false, fallback: r.reason };
       }
-      const ex = await this.extract(original, tagged.answerType, kept);
-      await onToken?.(ex.answer);
-      return { ...ex, llm: false, fallback: 'no_key' };
+      const ex = await this.extract(original, tagged.answerType, supporting, windowSupport);
+      await onToken?.(ex?.answer ?? NOT_FOUND);
+      return ex && { ...ex, llm: false, fallback: 'no_key' };
     });
+    if (!answered) {
+      // No sentence has the question's key content near it: its words are scattered over the passages.
+      guardrails.support = { ...(guardrails.support as object), passed: false, sentence_window: false };
+      onStep?.('guardrail_sentence_window', { passed: false });
+      return notFound(
+        "No sentence of the retrieved passages has the question's key terms around it (they are scattered): the question is not answered from them.",
+      );
+    }
     onStep?.('answer', { llm_powered: answered.llm, answer_type: answered.answerType });
 
     // 6. Guardrail 3: grounding of an LLM answer. An extractive answer is copied from a retrieved passage, so the
@@ -382,7 +408,13 @@ export class AskPipeline {
    * span (from READER_MODEL when set, else the learned span ranker) with its sentence as the passage, an open question
    * its best one or two sentences.
    */
-  private async extract(question: string, type: AnswerType, kept: SearchHit[]) {
+  private async extract(
+    question: string,
+    type: AnswerType,
+    kept: SearchHit[],
+    /** Whether each window of text (a sentence with its neighbours) supports the question on its own. */
+    windowSupport?: (windows: { text: string; source: string }[]) => Promise<boolean[]>,
+  ) {
     const { stemDf, docs } = this.corpusVocab();
     // Rare words say more about where the answer is: a smoothed inverse document frequency.
     const rarity = (stem: string) => Math.log(1 + docs / (1 + (stemDf.get(stem) ?? 0)));
@@ -407,6 +439,22 @@ export class AskPipeline {
       return (found.length ? found : [hit.text]).map((text, position) => ({ text, chunkRank, chunkBm25, position, titleStems: title, hit }));
     });
     const warnings: string[] = [];
+    if (windowSupport && candidates.length) {
+      // A sentence is read only when it and the two sentences either side of it in the chunk hold the question's key
+      // content together: a chunk that names France in one paragraph and a capital in another does not answer "the
+      // capital of France".
+      const windows = candidates.map((c, i) => ({
+        text: [candidates[i - 2], candidates[i - 1], c, candidates[i + 1], candidates[i + 2]]
+          .filter((n) => n && n.hit === c.hit)
+          .map((n) => n!.text)
+          .join(' '),
+        source: c.hit.source,
+      }));
+      const ok = await windowSupport(windows);
+      const inWindow = candidates.filter((_, i) => ok[i]);
+      if (!inWindow.length) return null;
+      candidates.splice(0, candidates.length, ...inWindow);
+    }
     const passageOf = (i: number, text: string) => ({ text, source: candidates[i]!.hit.source, chunk_index: candidates[i]!.hit.chunk_index });
     if (type === 'factoid' && this.settings.reader) {
       try {
@@ -533,6 +581,9 @@ export class AskPipeline {
     };
   }
 }
+
+/** Abbreviations the rewriting expanded (expansion -> abbreviation), which passages may use either way. */
+const expandedOf = (changes: Change[]) => Object.fromEntries(changes.filter((c) => c.kind === 'abbreviation').map((c) => [c.to, c.from]));
 
 const mentions = (text: string, entity: string) => text.toLowerCase().includes(entity.toLowerCase());
 

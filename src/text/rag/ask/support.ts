@@ -5,7 +5,12 @@
 // the file name picks the document and is not counted). Names and numbers count in that share too (weight 1), so a
 // question of several names and one unmatched verb is not refused for the verb; a name the collection holds nearly
 // everywhere ("United States" in addresses to Congress) is counted but not required. Rare nouns are required like
-// names, and so is one of the nouns of Y in "what did X say about Y" (the question's topic).
+// names, and so is one of the nouns of Y in "what did X say about Y" (the question's topic), and one of the question's
+// common nouns (what is asked about its names: "the capital of France" needs "capital"). The noun that "what",
+// "which" or "how many" asks for ("What profession...") is the kind of the answer: counted, never required. Numbers
+// are found as passages write them (ordinals, centuries and decades as years, one number of a range); a common word
+// with one letter wrong ("framd") weighs as that word, not as a name. The pipeline also applies the check to each
+// candidate sentence with its neighbours, without the share: the key content must come together near the answer.
 import { distance } from 'fastest-levenshtein';
 import { bm25Tokens, titleWords } from '../../search/bm25.js';
 import type { Lexicon } from './lexicon.js';
@@ -36,6 +41,16 @@ export interface SupportTerm {
   noun?: boolean;
   /** A noun of the topic of "what did X say about Y" (Y): a passage must hold one of them (or a close word). */
   topic?: boolean;
+  /**
+   * The noun the question's "what", "which" or "how many" asks for ("What profession...", "Which successor...", "How
+   * many kgs..."): the kind of the answer, which a passage names by giving one ("lawyer"), so it counts in the
+   * coverage but is never required.
+   */
+  answerKind?: boolean;
+  /** Numbers of one range or list ("2001-2006", "1646 through 1647", "the 1600s and 1700s"): one of them is enough. */
+  group?: number;
+  /** An ordinal before "century" ("16th century"): a year of that century counts as found. */
+  century?: boolean;
   /** Found as such (same stem, or the same name or number). */
   found: boolean;
   /**
@@ -54,6 +69,8 @@ export interface SupportVerdict {
   /** Covered share of the weight of the question's terms (names and numbers weigh 1; 1 without terms). */
   coverage: number;
   terms: SupportTerm[];
+  /** Whether each passage, on its own, supports the question (the verdict is that of the best one). */
+  supporting: boolean[];
 }
 
 /** Vectors of single words (unit length; a word the model does not know may get a zero vector). */
@@ -64,10 +81,64 @@ const FRAME = new Set(
   bm25Tokens(
     'say said says tell told describe described explain explained mention mentioned name named call called mean meant ' +
       'happen happened think thought talk talked speak spoke address addressed discuss discussed according kind type example ' +
-      // "how many", "how much": the question word, not a thing asked about.
-      'many much',
+      // "how many", "how much": the question word, not a thing asked about; "what does the acronym X stand for".
+      'many much acronym abbreviation',
   ),
 );
+
+const WH_HEAD_STOP = new Set(
+  'do does did is are was were be been has have had will would shall should can could may might must of in on at for to from by with'.split(' '),
+);
+
+/**
+ * The word position of the noun a "what", "which" or "how many/much" asks for: the first noun within the next four
+ * words, before any auxiliary or preposition, skipping frame words ("what type of..." asks for the noun after "of").
+ */
+function answerKindAt(tokens: string[], nouns: Set<string>): number {
+  for (const [i, token] of tokens.entries()) {
+    const w = token.toLowerCase();
+    const asks = w === 'what' || w === 'which' || ((w === 'many' || w === 'much') && tokens[i - 1]?.toLowerCase() === 'how');
+    if (!asks) continue;
+    for (let j = i + 1; j < Math.min(tokens.length, i + 5); j++) {
+      const next = tokens[j]!.toLowerCase();
+      if (bm25Tokens(next).some((st) => FRAME.has(st)) && tokens[j + 1]?.toLowerCase() === 'of') {
+        j++;
+        continue;
+      }
+      if (WH_HEAD_STOP.has(next)) break;
+      if (nouns.has(next)) return j;
+    }
+  }
+  return -1;
+}
+
+/** Ordinals as words, first to thirty-first, and numbers as words up to twenty: "the 10th series" is the "tenth series". */
+const ORDINAL_WORDS = (
+  'first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth fifteenth sixteenth ' +
+  'seventeenth eighteenth nineteenth twentieth twenty-first twenty-second twenty-third twenty-fourth twenty-fifth twenty-sixth ' +
+  'twenty-seventh twenty-eighth twenty-ninth thirtieth thirty-first'
+).split(' ');
+const NUMBER_WORDS =
+  'zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty'.split(' ');
+
+/** Word positions of numbers that form one range or list with the number before them ("2008-2009", "1755, 56, 57", "1646 through 1647"). */
+function numberGroups(question: string): number[][] {
+  const groups: number[][] = [];
+  const words = [...question.matchAll(WORD)];
+  let current: number[] = [];
+  words.forEach((m, i) => {
+    if (!/^\d/.test(m[0])) return;
+    const prev = current[current.length - 1];
+    const between = prev === undefined ? '' : question.slice(words[prev]!.index + words[prev]![0].length, m.index);
+    if (prev !== undefined && /^\s*(?:[-–,]|to|through|and|or|until|till)\s*$/i.test(between)) current.push(i);
+    else {
+      if (current.length > 1) groups.push(current);
+      current = [i];
+    }
+  });
+  if (current.length > 1) groups.push(current);
+  return groups;
+}
 
 /** Rarity in general English, 0.2 to 1: log of the frequency rank against a 20,000-word scale; unknown words 1. */
 export function rarity(word: string, lexicon: Lexicon): number {
@@ -104,24 +175,89 @@ export function questionTerms(question: string, tagged: Pick<QuestionNlp, 'entit
   const topicWords = new Set((about?.toLowerCase().match(WORD) ?? []).map((w) => w.replace(/['’]s$/, '')).filter((w) => nouns.has(w)));
   const terms: Omit<SupportTerm, 'found' | 'similar'>[] = [];
   const seen = new Set<string>();
-  // A possessive is its noun ("Aiken's" -> Aiken), and a range of numbers is its numbers ("1973-1974").
-  const tokens = [...question.matchAll(WORD)].flatMap((m) => (/^\d+[-–]\d+$/.test(m[0]) ? m[0].split(/[-–]/) : [m[0].replace(/(?<=\p{L})['’]s$/u, '')]));
-  for (const [i, token] of tokens.entries()) {
+  // A possessive is its noun ("Aiken's" -> Aiken, "Apollo 1's" -> 1; "the 70's" is a decade), and a range of numbers is
+  // its numbers ("1973-1974").
+  const words = [...question.matchAll(WORD)].map((m) => m[0]);
+  const groupOf = new Map<number, number>();
+  numberGroups(question).forEach((g, k) => g.forEach((i) => groupOf.set(i, k)));
+  const tokens = words.flatMap((w, i) =>
+    (/^\d+[-–]\d+$/.test(w) ? w.split(/[-–]/) : [/^(?:\d0|\d{3}0)['’]s$/.test(w) ? w : w.replace(/(?<=[\p{L}\d])['’]s$/u, '')]).map((text, part, all) => ({
+      text,
+      at: i,
+      // Both ends of "1973-1974" are one range, as are numbers joined by words.
+      group: all.length > 1 ? 1000 + i : groupOf.get(i),
+    })),
+  );
+  // "stand for" frames an acronym's question ("What does LEM stand for?").
+  const standFor = /\bstands?\s+for\b/i.test(question);
+  const kindAt = answerKindAt(words, nouns);
+  for (const [i, { text: token, at, group }] of tokens.entries()) {
     const lower = token.toLowerCase();
     const stems = bm25Tokens(token);
     if (seen.has(lower)) continue;
     seen.add(lower);
     const rank = lexicon.rank(lower);
-    if (/^\d/.test(token)) terms.push({ text: token, kind: 'number', weight: 1 });
-    else if (!stems.length) continue;
+    // An acronym of general English (TV, DVDs, CEO) is a word like any other; other acronyms are names (NASA, GSCE).
+    const plainAcronym = isAcronym(token.replace(/s$/, '')) && (lexicon.rank(lower.replace(/s$/, '')) ?? NAME_RANK) < NAME_RANK;
+    if (/^\d/.test(token))
+      terms.push({
+        text: token,
+        kind: 'number',
+        weight: 1,
+        ...(group !== undefined ? { group } : {}),
+        ...(/^\d+(?:st|nd|rd|th)$/i.test(token) && /^centur/i.test(words[at + 1] ?? '') ? { century: true } : {}),
+      });
+    else if (!stems.length || (standFor && /^stands?$/.test(lower))) continue;
+    else if (plainAcronym) terms.push({ text: token, kind: 'word', weight: rarity(lower.replace(/s$/, ''), lexicon), noun: true });
     else if (named.has(lower) || (i > 0 && /^\p{Lu}/u.test(token) && (rank === undefined || rank >= NAME_RANK || isAcronym(token))))
       terms.push({ text: token, kind: 'name', weight: 1 });
-    // A word no general vocabulary knows (a product, a jargon term) is as specific as a name.
-    else if (!lexicon.has(lower) && /^\p{L}+$/u.test(lower) && lower.length >= 4) terms.push({ text: token, kind: 'name', weight: 1 });
-    else if (!stems.every((s) => FRAME.has(s)))
-      terms.push({ text: token, kind: 'word', weight: rarity(token, lexicon), noun: nouns.has(lower), ...(topicWords.has(lower) ? { topic: true } : {}) });
+    // A word no general vocabulary knows (a product, a jargon term) is as specific as a name, unless it is a common
+    // word with one letter wrong ("framd", "sould"): then it weighs as that word.
+    else if (!lexicon.has(lower) && /^\p{L}+$/u.test(lower) && lower.length >= 4) {
+      const meant = misspeltWord(lower, lexicon);
+      terms.push(meant ? { text: token, kind: 'word', weight: rarity(meant, lexicon) } : { text: token, kind: 'name', weight: 1 });
+    } else if (!stems.every((s) => FRAME.has(s)))
+      terms.push({
+        text: token,
+        kind: 'word',
+        weight: rarity(token, lexicon),
+        noun: nouns.has(lower),
+        ...(topicWords.has(lower) ? { topic: true } : {}),
+        ...(at === kindAt ? { answerKind: true } : {}),
+      });
   }
   return terms;
+}
+
+/** Most frequent words that a word unknown to the lexicon may be a misspelling of (one edit away). */
+const MISSPELT_RANK = 20_000;
+
+/** The frequent general word one edit away from an unknown lower-case word ("framd" -> frame), if there is one. */
+function misspeltWord(word: string, lexicon: Lexicon): string | undefined {
+  let best: { word: string; rank: number } | undefined;
+  for (const candidate of neighbours(word)) {
+    const rank = lexicon.rank(candidate);
+    if (rank !== undefined && rank < MISSPELT_RANK && (!best || rank < best.rank)) best = { word: candidate, rank };
+  }
+  return best?.word;
+}
+
+/** Every string one deletion, substitution, insertion or transposition of a letter away (a-z). */
+function neighbours(word: string): Set<string> {
+  const out = new Set<string>();
+  const letters = 'abcdefghijklmnopqrstuvwxyz';
+  for (let i = 0; i <= word.length; i++) {
+    const a = word.slice(0, i);
+    const b = word.slice(i);
+    if (b) out.add(a + b.slice(1));
+    if (b.length > 1) out.add(a + b[1] + b[0] + b.slice(2));
+    for (const c of letters) {
+      if (b) out.add(a + c + b.slice(1));
+      out.add(a + c + b);
+    }
+  }
+  out.delete(word);
+  return out;
 }
 
 /** Keeps a bounded number of word vectors across questions (the words of a collection recur). */
@@ -170,9 +306,35 @@ function sameWordStem(a: string, b: string): boolean {
 const numberForms = (n: string) => {
   const decade = /^(\d\d|\d{4})['’]?s$/.exec(n)?.[1];
   if (decade) return decade.length === 2 ? [`${decade}s`, `19${decade}s`, `19${decade}`] : [`${decade}s`, decade];
-  const plain = n.replace(/,/g, '');
-  return [plain, `${plain}th`, `${plain}st`, `${plain}nd`, `${plain}rd`, Number(plain).toLocaleString('en-US')];
+  // "10th" is also "10" and "tenth".
+  const ordinal = /^(\d+)(?:st|nd|rd|th)$/.exec(n)?.[1];
+  const plain = ordinal ?? n.replace(/,/g, '');
+  const value = Number(plain);
+  return [
+    plain,
+    `${plain}th`,
+    `${plain}st`,
+    `${plain}nd`,
+    `${plain}rd`,
+    value.toLocaleString('en-US'),
+    ...(ordinal && ORDINAL_WORDS[value - 1] ? [ORDINAL_WORDS[value - 1]!] : []),
+    ...(!ordinal && NUMBER_WORDS[value] && /^\d{1,2}$/.test(plain) ? [NUMBER_WORDS[value]] : []),
+  ];
 };
+
+/**
+ * Years a number stands for: a century's ("16th century": 1500 to 1599) or a decade's ("1700s": 1700 to 1799, "1970s":
+ * 1970 to 1979); a passage that gives one of those years mentions the time asked about.
+ */
+function yearsOf(t: Pick<SupportTerm, 'text' | 'century'>): { from: number; to: number } | null {
+  const n = t.text.toLowerCase();
+  const century = t.century ? /^(\d{1,2})(?:st|nd|rd|th)$/.exec(n)?.[1] : undefined;
+  if (century) return { from: (Number(century) - 1) * 100, to: Number(century) * 100 - 1 };
+  const decade = /^(\d{4})['’]?s$/.exec(n)?.[1];
+  if (!decade) return null;
+  const start = Number(decade);
+  return start % 100 === 0 ? { from: start, to: start + 99 } : { from: start, to: start + 9 };
+}
 
 interface PassageWords {
   stems: Set<string>;
@@ -259,7 +421,11 @@ const MONTHS: Record<string, string> = {
 };
 
 function foundIn(t: Omit<SupportTerm, 'found' | 'similar'>, p: PassageWords, expanded: Record<string, string>): boolean {
-  if (t.kind === 'number') return numberForms(t.text.toLowerCase()).some((f) => p.words.has(f.toLowerCase()));
+  if (t.kind === 'number') {
+    if (numberForms(t.text.toLowerCase()).some((f) => p.words.has(f.toLowerCase()))) return true;
+    const years = yearsOf(t);
+    return !!years && [...p.words].some((w) => /^\d{4}s?$/.test(w) && Number(w.slice(0, 4)) >= years.from && Number(w.slice(0, 4)) <= years.to);
+  }
   const lower = withoutAccents(t.text.toLowerCase().replace(/['’]s$/, ''));
   if (MONTHS[lower] && p.words.has(MONTHS[lower])) return true;
   // An acronym the passage spells out ("SP" for the Scottish Parliament).
@@ -304,7 +470,8 @@ export async function checkSupport(
   everywhere: (name: string) => boolean = () => false,
 ): Promise<SupportVerdict> {
   const asked = questionTerms(question, tagged, lexicon);
-  if (!passages.length) return { passed: false, missing: asked.map((t) => t.text), coverage: 0, terms: asked.map((t) => ({ ...t, found: false })) };
+  if (!passages.length)
+    return { passed: false, missing: asked.map((t) => t.text), coverage: 0, terms: asked.map((t) => ({ ...t, found: false })), supporting: [] };
   const each = passages.map((p) => passageWords(p.text));
   const titles = passages.map((p) => {
     const title = titleWords(p.source);
@@ -347,13 +514,27 @@ export async function checkSupport(
   const required = (terms: SupportTerm[]) => {
     const topic = terms.filter((t) => t.topic);
     const offTopic = topic.length > 0 && !topic.some(covered);
-    return terms.filter(
-      (t) =>
-        (t.kind !== 'word' && !t.found && !(t.kind === 'name' && everywhere(t.text))) ||
-        (t.kind === 'word' && t.noun === true && !covered(t) && ((offTopic && t.topic) || t.weight >= settings.rareWord)),
-    );
+    // A number of a range or list is missing only when none of its range is there.
+    const groupFound = (g: number) => terms.some((t) => t.group === g && t.found);
+    // What is asked about the names: of the question's common nouns (not the kind of answer it asks for), a passage
+    // must hold at least one ("the capital of France": a passage on France that never says "capital" or a close word).
+    const things = terms.filter((t) => t.kind === 'word' && t.noun === true && !t.answerKind);
+    const nothingAsked = things.length > 0 && !things.some(covered) ? things : [];
+    return [
+      ...nothingAsked,
+      ...terms.filter(
+        (t) =>
+          (t.kind !== 'word' && !t.found && !(t.kind === 'name' && everywhere(t.text)) && !(t.group !== undefined && groupFound(t.group))) ||
+          (t.kind === 'word' &&
+            t.noun === true &&
+            !t.answerKind &&
+            !covered(t) &&
+            ((offTopic && t.topic) || t.weight >= settings.rareWord) &&
+            !nothingAsked.includes(t)),
+      ),
+    ];
   };
-  const verdicts = found.map((terms): SupportVerdict => {
+  const verdicts = found.map((terms): Omit<SupportVerdict, 'supporting'> => {
     const counted = terms.filter((t) => !t.inTitleOnly);
     const total = counted.reduce((s, t) => s + t.weight, 0);
     const coverage = total ? counted.filter(covered).reduce((s, t) => s + t.weight, 0) / total : 1;
@@ -365,6 +546,7 @@ export async function checkSupport(
       terms,
     };
   });
-  const names = (v: SupportVerdict) => required(v.terms).length;
-  return verdicts.reduce((best, v) => (names(v) < names(best) || (names(v) === names(best) && v.coverage > best.coverage) ? v : best));
+  const names = (v: Pick<SupportVerdict, 'terms'>) => required(v.terms).length;
+  const best = verdicts.reduce((b, v) => (names(v) < names(b) || (names(v) === names(b) && v.coverage > b.coverage) ? v : b));
+  return { ...best, supporting: verdicts.map((v) => v.passed) };
 }
