@@ -24,19 +24,25 @@ interface Asked {
 
 /**
  * The rule of support.ts, re-applied to the recorded terms of the passage the pipeline chose as the best one (with
- * other thresholds another passage might have been best: the sweep is an approximation; the headline figures are exact).
+ * other thresholds another passage might have been best, and the check of the answer's sentence window is not
+ * replayed: the sweep is an approximation; the headline figures are exact).
  */
 function passes(terms: SupportTerm[], s: SupportSettings, namesMayMiss = 0): boolean {
   const covered = (t: SupportTerm) => t.found || (t.similar?.similarity ?? -1) >= s.minSimilarity;
   const counted = terms.filter((t) => !t.inTitleOnly);
   const total = counted.reduce((a, t) => a + t.weight, 0);
   const coverage = total ? counted.filter(covered).reduce((a, t) => a + t.weight, 0) / total : 1;
-  // Rare nouns count as names: they must be covered.
-  const names = terms.filter((t) => t.kind !== 'word' || (t.noun === true && t.weight >= s.rareWord));
+  // Rare nouns (not the kind of answer asked for) count as names: they must be covered; a number of a range is
+  // covered when one of its range is.
+  const inFoundGroup = (t: SupportTerm) => t.group !== undefined && terms.some((o) => o.group === t.group && o.found);
+  const names = terms.filter((t) => (t.kind !== 'word' && !inFoundGroup(t)) || (t.noun === true && !t.answerKind && t.weight >= s.rareWord));
   // namesMayMiss: that many names may be absent when at least two others are present.
   const missing = names.filter((t) => !covered(t)).length;
   const namesOk = missing === 0 || (missing <= namesMayMiss && names.length - missing >= 2);
-  return namesOk && coverage >= s.minCoverage;
+  // One of the question's common nouns (what is asked about its names) must be there.
+  const things = terms.filter((t) => t.kind === 'word' && t.noun === true && !t.answerKind);
+  const asked = !things.length || things.some(covered);
+  return namesOk && asked && coverage >= s.minCoverage;
 }
 
 const asked: Asked[] = [];

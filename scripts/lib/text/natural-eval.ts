@@ -39,8 +39,10 @@ export async function runNaturalEval(questionsPath: string, docsDir: string, nor
       RAG_INDEX_ON_START: false,
     },
   });
-  // Word-bounded containment of normalised text.
-  const contains = (text: string, answer: string) => ` ${normalise(text)} `.includes(` ${normalise(answer)} `);
+  // Word-bounded containment of normalised text. A dash or hyphen separates words here (SQuAD's normalisation deletes
+  // it, which glues "expression-everywhere" into one word and hides the "speech and expression" a reader sees).
+  const words = (s: string) => normalise(s.replace(/[-‐‑‒–—]/g, ' '));
+  const contains = (text: string, answer: string) => ` ${words(text)} `.includes(` ${words(answer)} `);
   try {
     const indexed = await (await app.rag.service()).index({ full: true });
     console.log(`indexed ${indexed.documents} documents into ${indexed.chunks_added} chunks`);

@@ -55,12 +55,12 @@ export interface ClassifierSpec {
   glove: Glove;
 }
 
-export function buildVocab(texts: string[], glove: Glove, topGlove: number, minCount = 2): string[] {
+export function buildVocab(texts: string[], glove: Glove, topGlove: number, minCount = 2, lexiconWords: string[] = []): string[] {
   const counts = new Map<string, number>();
   for (const t of texts) for (const w of roughTokens(t)) counts.set(w, (counts.get(w) ?? 0) + 1);
   const vocab: string[] = [...SPECIAL];
   const seen = new Set<string>(vocab);
-  for (const w of glove.words.slice(0, topGlove)) {
+  for (const w of [...glove.words.slice(0, topGlove), ...lexiconWords]) {
     if (!seen.has(w) && !/\s/.test(w)) {
       vocab.push(w);
       seen.add(w);
@@ -107,12 +107,17 @@ export function gloveTable(vocab: string[], glove: Glove, seed: number): Float32
 
 export async function trainClassifier(spec: ClassifierSpec): Promise<Record<string, unknown>> {
   const { labels, glove, params } = spec;
+  const lexiconWords = 'lexiconWords' in glove ? (glove.lexiconWords as string[]) : [];
   const vocab = buildVocab(
     spec.train.map((e) => e.text),
     glove,
     spec.topGlove,
+    2,
+    lexiconWords,
   );
-  console.log(`${spec.name}: vocabulary ${vocab.length} (top ${spec.topGlove} GloVe words + training words seen twice)`);
+  console.log(
+    `${spec.name}: vocabulary ${vocab.length} (top ${spec.topGlove} GloVe words${lexiconWords.length ? ', the sentiment lexicon' : ''} + training words seen twice)`,
+  );
   const encode = await tokenizerFor(vocab);
   const freq = labels.map((l) => spec.train.filter((e) => e.labels.includes(l)).length / spec.train.length);
   const classWeight = labels.map((_, k) => (spec.balance ? 1 / Math.sqrt(Math.max(freq[k]!, 1e-3)) : 1));

@@ -46,6 +46,7 @@ function embeddedThing(q: string): boolean {
   const rest = SAYING.exec(q)?.[3]
     ?.replace(/[?.!]+\s*$/, '')
     .trim();
-  if (!rest || /^(about|on|regarding|concerning|of)\b/.test(rest)) return false;
+  // "What does Obama want to do about clean energy?": what someone means to do is an account, not a thing.
+  if (!rest || /^(about|on|regarding|concerning|of)\b/.test(rest) || /^to (do|be done|change)\b/.test(rest)) return false;
   return nlp(rest).has('#Verb');
 }

@@ -25,7 +25,7 @@ export const THRESHOLDS = { high: 0.7, medium: 0.4 };
  * Thresholds for extractive answers (the blended score): the terciles of that score over the first 800 questions of
  * the odd half of the SQuAD file (the half the reader's settings were chosen on), rounded.
  */
-export const SUPPORTED_THRESHOLDS = { high: 0.71, medium: 0.57 };
+export const SUPPORTED_THRESHOLDS = { high: 0.73, medium: 0.56 };
 
 const clamp = (x: number) => Math.max(0, Math.min(1, x));
 const round = (x: number) => Math.round(x * 1e4) / 1e4;

@@ -52,19 +52,22 @@ export const fit = (t: Term, wanted: Record<string, number>) => Math.max(0, ...[
 
 export function termsOf(sentence: string): Term[] {
   const json = nlp(sentence).json({ terms: { tags: true } }) as { terms: { text: string; pre: string; post: string; tags: string[] }[] }[];
-  return (
-    json
-      .flatMap((s) => s.terms)
-      // compromise expands some words into extra terms without text ("24–10"): they are not words of the sentence.
-      .filter((t) => t.text !== '')
-      .map((t) => {
-        const tags = new Set(t.tags);
-        // compromise tags a year as a plain number in most contexts ("since 1963"); years and decades are dates here.
-        if (/^(1\d{3}|20\d\d)s?$|^\d0s$/.test(t.text)) tags.add('Year');
-        if (/^(century|centuries|decade|BC|BCE|AD|CE)$/i.test(t.text)) tags.add('Date');
-        return { ...t, tags, stem: bm25Tokens(t.text)[0] ?? '' };
-      })
-  );
+  const terms: { text: string; pre: string; post: string; tags: string[] }[] = [];
+  for (const t of json.flatMap((s) => s.terms)) {
+    // compromise expands some words into extra terms without text ("they're" -> they + are, "24–10"): they are not
+    // words of the sentence, but the space after the word is theirs ("they're ready" would render "they'reready").
+    if (t.text === '') {
+      const last = terms[terms.length - 1];
+      if (last) terms[terms.length - 1] = { ...last, post: last.post + t.pre + t.post };
+    } else terms.push(t);
+  }
+  return terms.map((t) => {
+    const tags = new Set(t.tags);
+    // compromise tags a year as a plain number in most contexts ("since 1963"); years and decades are dates here.
+    if (/^(1\d{3}|20\d\d)s?$|^\d0s$/.test(t.text)) tags.add('Year');
+    if (/^(century|centuries|decade|BC|BCE|AD|CE)$/i.test(t.text)) tags.add('Date');
+    return { ...t, tags, stem: bm25Tokens(t.text)[0] ?? '' };
+  });
 }
 
 export const isNominal = (t: Term) => NOMINAL.some((tag) => t.tags.has(tag)) && !t.tags.has('Pronoun');

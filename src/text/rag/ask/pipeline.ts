@@ -250,7 +250,7 @@ export class AskPipeline {
     // and in them from the sentences whose neighbourhood does (windowSupport).
     const supporting = kept.filter((_, i) => support.supporting[i]);
     const supportTagged = rewritten === original ? tagged : { entities, nouns: (await this.tag(rewritten)).nouns };
-    const windowSupport = (windows: { text: string; source: string }[]) =>
+    const windowSupport = (windows: { text: string; source: string; parts: string[] }[]) =>
       checkSupport(
         rewritten,
         supportTagged,
@@ -413,7 +413,7 @@ export class AskPipeline {
     type: AnswerType,
     kept: SearchHit[],
     /** Whether each window of text (a sentence with its neighbours) supports the question on its own. */
-    windowSupport?: (windows: { text: string; source: string }[]) => Promise<boolean[]>,
+    windowSupport?: (windows: { text: string; source: string; parts: string[] }[]) => Promise<boolean[]>,
   ) {
     const { stemDf, docs } = this.corpusVocab();
     // Rare words say more about where the answer is: a smoothed inverse document frequency.
@@ -443,13 +443,10 @@ export class AskPipeline {
       // A sentence is read only when it and the two sentences either side of it in the chunk hold the question's key
       // content together: a chunk that names France in one paragraph and a capital in another does not answer "the
       // capital of France".
-      const windows = candidates.map((c, i) => ({
-        text: [candidates[i - 2], candidates[i - 1], c, candidates[i + 1], candidates[i + 2]]
-          .filter((n) => n && n.hit === c.hit)
-          .map((n) => n!.text)
-          .join(' '),
-        source: c.hit.source,
-      }));
+      const windows = candidates.map((c, i) => {
+        const parts = [candidates[i - 2], candidates[i - 1], c, candidates[i + 1], candidates[i + 2]].filter((n) => n && n.hit === c.hit).map((n) => n!.text);
+        return { text: parts.join(' '), parts, source: c.hit.source };
+      });
       const ok = await windowSupport(windows);
       const inWindow = candidates.filter((_, i) => ok[i]);
       if (!inWindow.length) return null;

@@ -8,6 +8,7 @@ import { type CompactEnsemble, compactEnsemble, ensembleFromOnnx, predictCompact
 import type { AnswerType } from './answer-type.js';
 import { termsOf } from './extractive.js';
 import { type QuestionInfo, type SentenceCandidate, sentenceFeatures, spanCandidates, spanFeatures } from './reader-features.js';
+import { type ConsensusSettings, consensus } from './span-consensus.js';
 
 export * from './reader-features.js';
 
@@ -18,6 +19,8 @@ export interface ReaderModels {
   span: CompactEnsemble;
   /** How many of the best sentences the span step looks into (chosen on the held-out half). */
   sentencesForSpans: number;
+  /** How the best spans vote for the answer (chosen on the held-out half); without, the best-scoring span. */
+  consensus?: ConsensusSettings;
 }
 
 export interface ReadResult {
@@ -46,8 +49,8 @@ export class LearnedReader {
 
   /**
    * The answer from the candidate sentences: the best sentence (and for an open question the runner-up too when it
-   * is nearly as likely and from the same chunk); for a factoid question the best span among those of the best
-   * sentences.
+   * is nearly as likely and from the same chunk); for a factoid question the span among those of the best sentences
+   * that the best-scoring ones agree on (span-consensus.ts), or the best-scoring one.
    */
   read(q: QuestionInfo, candidates: SentenceCandidate[], spanStep?: 'none'): ReadResult | null {
     if (!candidates.length) return null;
@@ -80,7 +83,7 @@ export class LearnedReader {
       const text = candidates[top]!.text;
       return { answerType: 'factoid', answer: text, sentence: text, candidate: top, sentenceProbability: p[top]!, spanScore: null, support: p[top]! * 0.1 };
     }
-    const best = spans.reduce((a, b) => (b.score > a.score ? b : a));
+    const best = this.models.consensus ? spans[consensus(spans, this.models.consensus)]! : spans.reduce((a, b) => (b.score > a.score ? b : a));
     // The span model's expected token F1 of the span.
     const spanScore = sigmoid(best.score);
     return {
@@ -95,7 +98,7 @@ export class LearnedReader {
   }
 }
 
-export type ReaderSettings = Pick<ReaderModels, 'sentencesForSpans'>;
+export type ReaderSettings = Pick<ReaderModels, 'sentencesForSpans' | 'consensus'>;
 
 /** The shipped reader (the two ONNX tree ensembles and the settings chosen with them). */
 export function loadLearnedReader(dir = fromRoot(READER_DIR)): LearnedReader {

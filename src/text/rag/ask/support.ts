@@ -368,6 +368,20 @@ function passageWords(text: string): PassageWords {
 
 const withoutAccents = (w: string) => w.normalize('NFD').replace(/\p{M}/gu, '');
 
+/** The words of a passage made of parts (a sentence and its neighbours), from each part's cached words. */
+function unionOf(parts: string[]): PassageWords {
+  if (parts.length === 1) return passageWords(parts[0]!);
+  const each = parts.map(passageWords);
+  const byPrefix = new Map<string, string[]>();
+  for (const p of each) for (const [prefix, words] of p.byPrefix) byPrefix.set(prefix, [...new Set([...(byPrefix.get(prefix) ?? []), ...words])]);
+  return {
+    stems: new Set(each.flatMap((p) => [...p.stems])),
+    words: new Set(each.flatMap((p) => [...p.words])),
+    initials: new Set(each.flatMap((p) => [...p.initials])),
+    byPrefix,
+  };
+}
+
 function wordsOf(text: string): PassageWords {
   const words = new Set((text.toLowerCase().match(WORD) ?? []).flatMap((w) => [w.replace(/['’]s$/, ''), withoutAccents(w.replace(/['’]s$/, ''))]));
   const byPrefix = new Map<string, string[]>();
@@ -457,7 +471,8 @@ function misspeltName(name: string, word: string): boolean {
 export async function checkSupport(
   question: string,
   tagged: Pick<QuestionNlp, 'entities' | 'nouns'>,
-  passages: { text: string; source: string }[],
+  /** With `parts`, a passage's words are those of its parts (each read once and remembered: windows share sentences). */
+  passages: { text: string; source: string; parts?: string[] }[],
   lexicon: Lexicon,
   settings: SupportSettings = DEFAULT_SUPPORT,
   vectors?: WordVectorCache,
@@ -472,7 +487,7 @@ export async function checkSupport(
   const asked = questionTerms(question, tagged, lexicon);
   if (!passages.length)
     return { passed: false, missing: asked.map((t) => t.text), coverage: 0, terms: asked.map((t) => ({ ...t, found: false })), supporting: [] };
-  const each = passages.map((p) => passageWords(p.text));
+  const each = passages.map((p) => (p.parts ? unionOf(p.parts) : passageWords(p.text)));
   const titles = passages.map((p) => {
     const title = titleWords(p.source);
     return withTitleInitials(passageWords(title), title);
