@@ -271,7 +271,7 @@ export async function trainClassifier(spec: ClassifierSpec): Promise<Record<stri
   const card = {
     ...spec.card,
     labels,
-    architecture: `${K > 1 ? `mean of the logits of ${K} members (seeds ${params.seed} to ${params.seed + K - 1}), each ` : ''}[mean, max] of ${glove.dim}-d word vectors (GloVe-initialised, fine-tuned) and mean of hashed word-pair vectors (${BIGRAM_BUCKETS} buckets) -> ${params.hidden} ReLU -> ${labels.length} logits${negation ? `; the words up to ${negation.window} tokens after a negator (${NEGATORS.join(' ')}), with no boundary (${NEGATION_BOUNDARIES.join(' ')}) between, leave the word mean and max for a fourth block, their own mean` : ''}${spec.tables === 'int8' ? '; word and pair tables int8 with a scale per row and member' : ''}`,
+    architecture: `${K > 1 ? `mean of the logits of ${K} members (seeds ${params.seed} to ${params.seed + K - 1}), each ` : ''}[mean, max] of ${glove.dim}-d word vectors (${lexiconWords.length ? `${glove.dim - 1} GloVe-initialised dimensions and one from the AFINN-165 valence, all fine-tuned` : 'GloVe-initialised, fine-tuned'}) and mean of hashed word-pair vectors (${BIGRAM_BUCKETS} buckets) -> ${params.hidden} ReLU -> ${labels.length} logits${negation ? `; the words up to ${negation.window} tokens after a negator (${NEGATORS.join(' ')}), with no boundary (${NEGATION_BOUNDARIES.join(' ')}) between, leave the word mean and max for a fourth block, their own mean` : ''}${spec.tables === 'int8' ? '; word and pair tables int8 with a scale per row and member' : ''}`,
     vocabulary_size: vocab.length,
     hyper_parameters: params,
     best_epoch: K === 1 ? bestEpochs[0] : bestEpochs,
