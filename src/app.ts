@@ -95,8 +95,10 @@ export async function buildApp(opts: BuildOptions = {}) {
   await app.register(formbody);
   await app.register(staticFiles);
   await app.register(health);
-  await app.register(database, opts.database ?? {});
+  // The pool before the database: onClose hooks run last-registered first, so the database is closed (its writes on
+  // disk) before the workers are stopped.
   await app.register(workers);
+  await app.register(database, opts.database ?? {});
   await app.register(pages);
 
   // Domains, in a fixed order.

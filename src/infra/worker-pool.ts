@@ -88,8 +88,12 @@ export class WorkerPool {
     };
   }
 
+  /**
+   * Lets the tasks in progress finish, then stops the workers. Terminating a worker in the middle of a native call
+   * (an ONNX Runtime run) aborts the whole process, so the pool is not destroyed under a running task.
+   */
   close(): Promise<void> {
-    return this.pool.destroy();
+    return this.pool.close();
   }
 }
 

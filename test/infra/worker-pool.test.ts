@@ -38,6 +38,16 @@ describe('worker pool', () => {
     await expect(Promise.all(queued)).resolves.toEqual([1, 2]);
     await expect(p.run(tasks, 'echo', 4)).resolves.toBe(4);
   });
+
+  it('closes only after the task in progress has finished (a worker is never terminated in the middle of a task)', async () => {
+    const p = new WorkerPool({ threads: 1, maxQueue: 4 });
+    const spinning = p.run<number>(tasks, 'spin', 300);
+    await new Promise((r) => setTimeout(r, 100));
+    const closed = p.close();
+    // destroy() would reject the task with "Terminating worker thread"; close() lets it return its result.
+    await expect(spinning).resolves.toEqual(expect.any(Number));
+    await closed;
+  });
 });
 
 describe('explanations under load', () => {
