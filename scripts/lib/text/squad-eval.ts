@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { Bm25Index } from '../../../src/text/search/bm25.js';
 import { weightedFusion } from '../../../src/text/search/hybrid.js';
+import { overlapF1 } from '../../../src/text/rag/ask/span-consensus.js';
 
 /** The file an article is written to: its title with anything but letters, digits, _ and - as _ ("Super_Bowl_50.txt"). */
 export const squadFileName = (title: string) => `${title.replace(/[^A-Za-z0-9_-]/g, '_')}.txt`;
@@ -121,22 +122,7 @@ export function normalise(s: string): string {
 
 /** Token F1 of a prediction against one gold answer (official SQuAD v1.1 definition). */
 export function f1(prediction: string, gold: string): number {
-  const p = normalise(prediction).split(' ').filter(Boolean);
-  const g = normalise(gold).split(' ').filter(Boolean);
-  const counts = new Map<string, number>();
-  for (const t of g) counts.set(t, (counts.get(t) ?? 0) + 1);
-  let same = 0;
-  for (const t of p) {
-    const c = counts.get(t) ?? 0;
-    if (c > 0) {
-      same++;
-      counts.set(t, c - 1);
-    }
-  }
-  if (same === 0) return 0;
-  const precision = same / p.length;
-  const recall = same / g.length;
-  return (2 * precision * recall) / (precision + recall);
+  return overlapF1(normalise(prediction).split(' ').filter(Boolean), normalise(gold).split(' ').filter(Boolean));
 }
 
 export const bestF1 = (prediction: string, golds: string[]) => Math.max(0, ...golds.map((g) => f1(prediction, g)));
