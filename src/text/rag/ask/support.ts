@@ -368,18 +368,36 @@ function passageWords(text: string): PassageWords {
 
 const withoutAccents = (w: string) => w.normalize('NFD').replace(/\p{M}/gu, '');
 
-/** The words of a passage made of parts (a sentence and its neighbours), from each part's cached words. */
-function unionOf(parts: string[]): PassageWords {
+/** Unions of recent windows (a sentence and its neighbours), bounded like the passages'. */
+const unionCache = new Map<string, PassageWords>();
+
+/**
+ * The words of a passage made of parts (a sentence and its neighbours), from each part's cached words. Remembered
+ * (the same windows come back question after question), and its vocabulary words are the union of its parts'.
+ */
+function unionOf(parts: string[], lexicon: Lexicon): PassageWords {
   if (parts.length === 1) return passageWords(parts[0]!);
+  const key = parts.join('\u0000');
+  const cached = unionCache.get(key);
+  if (cached) return cached;
   const each = parts.map(passageWords);
-  const byPrefix = new Map<string, string[]>();
-  for (const p of each) for (const [prefix, words] of p.byPrefix) byPrefix.set(prefix, [...new Set([...(byPrefix.get(prefix) ?? []), ...words])]);
-  return {
+  const byPrefix = new Map<string, Set<string>>();
+  for (const p of each)
+    for (const [prefix, words] of p.byPrefix) {
+      const set = byPrefix.get(prefix) ?? new Set<string>();
+      for (const w of words) set.add(w);
+      byPrefix.set(prefix, set);
+    }
+  const union: PassageWords = {
     stems: new Set(each.flatMap((p) => [...p.stems])),
     words: new Set(each.flatMap((p) => [...p.words])),
     initials: new Set(each.flatMap((p) => [...p.initials])),
-    byPrefix,
+    byPrefix: new Map([...byPrefix].map(([prefix, words]) => [prefix, [...words]])),
+    vectorWords: { lexicon, words: [...new Set(each.flatMap((p) => vectorWords(p, lexicon)))] },
   };
+  if (unionCache.size >= PASSAGE_CACHE_MAX) unionCache.delete(unionCache.keys().next().value!);
+  unionCache.set(key, union);
+  return union;
 }
 
 function wordsOf(text: string): PassageWords {
@@ -487,7 +505,7 @@ export async function checkSupport(
   const asked = questionTerms(question, tagged, lexicon);
   if (!passages.length)
     return { passed: false, missing: asked.map((t) => t.text), coverage: 0, terms: asked.map((t) => ({ ...t, found: false })), supporting: [] };
-  const each = passages.map((p) => (p.parts ? unionOf(p.parts) : passageWords(p.text)));
+  const each = passages.map((p) => (p.parts ? unionOf(p.parts, lexicon) : passageWords(p.text)));
   const titles = passages.map((p) => {
     const title = titleWords(p.source);
     return withTitleInitials(passageWords(title), title);
@@ -505,15 +523,21 @@ export async function checkSupport(
   if (vectors && openWords.length) {
     const candidates = [...new Set(each.flatMap((p) => vectorWords(p, lexicon)))];
     const table = await vectors.get([...openWords, ...candidates]);
+    // Each open word's similarity to each candidate word, once: windows share most of their words.
+    const similarities = new Map(
+      openWords.map((o) => {
+        const q = table.get(o)!;
+        return [o, new Map(candidates.flatMap((w) => (table.get(w) ? [[w, dot(q, table.get(w)!)] as const] : [])))];
+      }),
+    );
     each.forEach((p, i) => {
       for (const t of found[i]!) {
         if (t.kind !== 'word' || t.found || !lexicon.has(t.text.toLowerCase())) continue;
-        const q = table.get(t.text.toLowerCase())!;
+        const sims = similarities.get(t.text.toLowerCase())!;
         let best = { word: '', similarity: -1 };
         for (const w of vectorWords(p, lexicon)) {
-          const v = table.get(w);
-          if (!v) continue;
-          const s = dot(q, v);
+          const s = sims.get(w);
+          if (s === undefined) continue;
           if (s > best.similarity) best = { word: w, similarity: Math.round(s * 1e4) / 1e4 };
         }
         if (best.word) t.similar = best;
