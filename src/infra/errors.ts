@@ -1,6 +1,6 @@
 // One error handler for the whole service: documented 4xx bodies, 5xx without internals, JSON or HTML 404.
 import { STATUS_CODES } from 'node:http';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, errorCodes } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -105,6 +105,15 @@ const FASTIFY_CLIENT_ERRORS: Record<string, [string, string]> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: ['BadRequest', 'Content-Length does not match the body'],
 };
 
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route takes an HTML form's body (the pages); JSON routes refuse forms and plain text with 415. */
+    acceptsForm?: boolean;
+  }
+}
+
 export interface ErrorHandlerOptions {
   /** Put the exception text into 5xx bodies (debug mode only, never in production). */
   exposeInternals: boolean;
@@ -131,7 +140,9 @@ async function errorsPlugin(app: FastifyInstance, opts: ErrorHandlerOptions) {
         .send({ error: 'ServiceUnavailable', message: err.message, details: { retry_after_s: err.retryAfterS } });
     }
     if (err instanceof AppError) {
-      if (err.statusCode >= 500) request.log.error({ err }, 'request failed');
+      // A 503 the route raises on purpose is a state the client is told about (not configured, not ready), not a fault.
+      if (err.statusCode === 503) request.log.warn({ error: err.kind, reason: err.message }, 'service unavailable');
+      else if (err.statusCode >= 500) request.log.error({ err }, 'request failed');
       return reply.code(err.statusCode).send(err.toBody());
     }
     const invalid = requestValidationErrors(err, request);
@@ -154,7 +165,28 @@ async function errorsPlugin(app: FastifyInstance, opts: ErrorHandlerOptions) {
     return reply.code(500).send({ error: 'InternalServerError', message: 'An unexpected error occurred', details });
   }
 
+  // Forms and plain text are for the pages; a JSON route given one gets 415 rather than a puzzling validation error
+  // (`curl -d '{...}'` without a content type sends a form whose one field is the whole JSON text).
+  app.addHook('preValidation', async (request) => {
+    if (request.routeOptions.config.acceptsForm) return;
+    const type = request.headers['content-type']?.split(';')[0]!.trim().toLowerCase();
+    if (type === 'application/x-www-form-urlencoded' || type === 'text/plain') throw new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(type);
+  });
+
   app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    // The path exists with other methods ("GET /rag/ask"): 405 with the methods it takes.
+    const allowed = METHODS.filter((method) => method !== request.method && app.hasRoute({ method, url: path }));
+    if (allowed.length) {
+      return reply
+        .code(405)
+        .header('allow', allowed.join(', '))
+        .send({
+          error: 'MethodNotAllowed',
+          message: `${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}`,
+          details: { method: request.method, path, allowed },
+        });
+    }
     reply.code(404);
     if (opts.renderNotFoundPage && wantsHtml(request)) return opts.renderNotFoundPage(request, reply);
     return reply.send({

@@ -80,7 +80,7 @@ async function askPages(app: FastifyInstance) {
     return reply.page('ask', 'Ask the documents', { question: '', examples, collection: await indexed(), error: null, result: null });
   });
 
-  app.post('/ask', { schema: { hide: true }, config: { freeText: { fields: ['question'] } } }, async (request, reply) => {
+  app.post('/ask', { schema: { hide: true }, config: { acceptsForm: true, freeText: { fields: ['question'] } } }, async (request, reply) => {
     const raw = (request.body as Record<string, unknown> | undefined)?.question;
     return answer(request, reply, typeof raw === 'string' ? raw : '');
   });

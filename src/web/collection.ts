@@ -103,7 +103,7 @@ async function collectionPages(app: FastifyInstance) {
     return render(request, reply, started ? { kind: 'ok', text: `Run ${started} started. Reload the page to follow it.` } : null);
   });
 
-  app.post('/collection/run', { schema: { hide: true } }, async (request, reply) => {
+  app.post('/collection/run', { schema: { hide: true }, config: { acceptsForm: true } }, async (request, reply) => {
     const given = (request.body as Record<string, unknown> | undefined)?.token;
     const mode = operator(request);
     if (mode === 'denied' || (mode === 'token' && !(typeof given === 'string' && tokenMatches(given, token!)))) {

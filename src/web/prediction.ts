@@ -128,7 +128,7 @@ async function predictionPages(app: FastifyInstance) {
     }),
   );
 
-  app.post('/prediction', { schema: { hide: true } }, async (request, reply) => {
+  app.post('/prediction', { schema: { hide: true }, config: { acceptsForm: true } }, async (request, reply) => {
     const body = (request.body ?? {}) as Record<string, unknown>;
     const values = Object.fromEntries(fields.map((f) => [f.name, typeof body[f.name] === 'string' ? body[f.name] : '']));
     const parsed = PassengerSchema.safeParse(formToInput(body, fields));

@@ -23,7 +23,7 @@ async function sentimentPages(app: FastifyInstance) {
     reply.page('sentiment', 'Sentiment analysis', { text: '', error: null, result: null }),
   );
 
-  app.post('/sentiment', { schema: { hide: true }, config: { freeText: { fields: ['text'] } } }, async (request, reply) => {
+  app.post('/sentiment', { schema: { hide: true }, config: { acceptsForm: true, freeText: { fields: ['text'] } } }, async (request, reply) => {
     const raw = (request.body as Record<string, unknown> | undefined)?.text;
     const text = typeof raw === 'string' ? raw : '';
     const fail = (code: number, error: string) => {

@@ -35,6 +35,9 @@ describe('error bodies', () => {
   const post = (payload: unknown, headers: Record<string, string> = {}) =>
     app.inject({ method: 'POST', url: '/api/probe', payload: payload as string, headers });
 
+  const postForm = (url: string, payload: string) =>
+    app.inject({ method: 'POST', url, payload, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+
   it('accepts a valid body', async () => {
     const res = await post({ age: 30, sex: 'male' });
     expect(res.statusCode).toBe(200);
@@ -67,6 +70,28 @@ describe('error bodies', () => {
     const xml = await post('<a/>', { 'content-type': 'application/xml' });
     expect(xml.statusCode).toBe(415);
     expect(xml.json().error).toBe('UnsupportedMediaType');
+  });
+
+  it("gives 415 to a JSON route sent plain text or a form (curl -d without a content type), in each domain's shape", async () => {
+    const text = await post('hello', { 'content-type': 'text/plain' });
+    expect(text.statusCode).toBe(415);
+    expect(text.json()).toMatchObject({ error: 'UnsupportedMediaType', message: expect.stringContaining('application/json') });
+    const form = await postForm('/rag/ask', '{"question":"hi"}');
+    expect(form.statusCode).toBe(415);
+    expect(form.json()).toEqual({ detail: expect.stringContaining('application/json') });
+  });
+
+  it('still takes the HTML forms of the pages', async () => {
+    const res = await postForm('/prediction', 'pclass=1&sex=female&age=29&sibsp=0&parch=0&embarked=C');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+  });
+
+  it('gives 405 with Allow for a path that exists under another method', async () => {
+    const res = await app.inject({ url: '/rag/ask' });
+    expect(res.statusCode).toBe(405);
+    expect(res.headers.allow).toBe('POST');
+    expect(res.json()).toMatchObject({ error: 'MethodNotAllowed', details: { allowed: ['POST'] } });
   });
 
   it('gives 413 for a body over the limit', async () => {

@@ -106,6 +106,11 @@ describe('survival API', () => {
     ['extra field', { fare: 7.25 }, 'fare'],
     ['null age', { age: null }, 'age'],
   ];
+  it('says which passenger classes there are when pclass is not 1, 2 or 3', async () => {
+    const res = await predict({ ...valid, pclass: 4 });
+    expect(res.json().details.errors).toContainEqual(expect.objectContaining({ loc: ['pclass'], msg: expect.stringMatching(/1, 2 or 3/) }));
+  });
+
   it.each(bad)('400 for %s with loc naming the field', async (_name, change, loc) => {
     const res = await predict({ ...valid, ...change });
     expect(res.statusCode).toBe(400);
