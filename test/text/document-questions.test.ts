@@ -17,6 +17,10 @@ describe('questions about the documents themselves', () => {
     ['When was the Clinton address given?', 'date'],
     ['When did Lincoln send his message to Congress?', 'date'],
     ["When was Reagan's address?", 'date'],
+    ['Who gave the oldest address in the collection?', 'author'],
+    ['When was the most recent address given?', 'date'],
+    ['Which addresses did Franklin Roosevelt give?', 'documents'],
+    ['What speeches did Lincoln deliver?', 'documents'],
   ])('"%s" asks for the document\'s %s', (q, fact) => {
     expect(documentQuestion(q)).toBe(fact);
   });
@@ -81,6 +85,30 @@ describe('answers from the catalogue', () => {
     expect(answerFromCatalogue('Who was president in 1950?', 'author', new Map([['d.txt', { date: '1999' }]]), ['d.txt'])).toBeNull();
   });
 
+  it('picks the first or last document in time for "the oldest" or "the most recent" address, whatever was retrieved', () => {
+    expect(answerFromCatalogue('Who gave the oldest address in the collection?', 'author', catalogue, ['c.txt'])).toMatchObject({
+      source: 'a.txt',
+      answer: 'Abraham Lincoln',
+      by: 'order',
+    });
+    expect(answerFromCatalogue('Who gave the most recent address?', 'author', catalogue, ['a.txt'])).toMatchObject({ source: 'c.txt', by: 'order' });
+    expect(answerFromCatalogue('When was the latest speech given?', 'date', catalogue, [])).toMatchObject({ source: 'd.txt', answer: '1999' });
+    // "first" as an adverb is not the first address.
+    expect(answerFromCatalogue('Who first proposed a canal?', 'author', catalogue, ['c.txt'])).toMatchObject({ source: 'c.txt', by: 'retrieval' });
+  });
+
+  it('lists the documents one person gave, in date order, and tells two people of one last name apart', () => {
+    const found = answerFromCatalogue('Which addresses did Franklin Roosevelt give?', 'documents', catalogue, []);
+    expect(found).toMatchObject({
+      answer: 'State of the Union address, January 3, 1934; State of the Union address, January 6, 1941',
+      sources: ['b.txt', 'c.txt'],
+    });
+    const twoRoosevelts = new Map([...catalogue, ['e.txt', { author: 'Theodore Roosevelt', date: '1901-12-03' }]]);
+    expect(answerFromCatalogue('Which addresses did Franklin Roosevelt give?', 'documents', twoRoosevelts, [])).toMatchObject({ sources: ['b.txt', 'c.txt'] });
+    expect(answerFromCatalogue('Which addresses did Roosevelt give?', 'documents', twoRoosevelts, [])).toMatchObject({ sources: ['e.txt', 'b.txt', 'c.txt'] });
+    expect(answerFromCatalogue('Which speeches did Kennedy give?', 'documents', catalogue, [])).toEqual({ missing: ['Kennedy'] });
+  });
+
   it('writes a date as people read it, or only its year when the question asks for a year', () => {
     expect(formatDate('1823-12-02', false)).toBe('December 2, 1823');
     expect(formatDate('1823-12', false)).toBe('December 1823');
@@ -132,6 +160,15 @@ describe('POST /rag/ask with a catalogue of the documents', () => {
   });
   afterAll(async () => {
     await app.close();
+  });
+
+  it('lists the addresses a person gave, and answers who gave the oldest one, from the catalogue', async () => {
+    const list = await ask('Which addresses did Johnson give?');
+    expect(list.answer).toBe('State of the Union address, January 8, 1964');
+    expect(list.guardrails.catalogue).toMatchObject({ fact: 'documents', passed: true });
+    const oldest = await ask('Who gave the oldest address in the collection?');
+    expect(oldest.answer).toBe('Abraham Lincoln');
+    expect(oldest.guardrails.catalogue).toMatchObject({ fact: 'author', matched_by: 'order' });
   });
 
   it('answers who gave the address of a year with its author, shows a passage of it, and says where the answer comes from', async () => {

@@ -5,7 +5,8 @@
 // its year or name picks out, else the one the best retrieved passage comes from.
 import type { DocumentCatalogue, DocumentMeta } from '../documents.js';
 
-export type DocumentFact = 'author' | 'date';
+/** Who gave a document, when, or which documents one person gave. */
+export type DocumentFact = 'author' | 'date' | 'documents';
 
 /** Verbs of giving an address or saying something in it, as "who ___" or "which president ___" asks them. */
 const DELIVERED =
@@ -34,9 +35,27 @@ const DATE: RegExp[] = [
   new RegExp(`^(?:when|(?:in )?(?:what|which) year) (?:was|is|were|are)\\b[^?]*\\b(?:${DOCUMENT})\\b(?: from)?\\s*\\??$`),
 ];
 
+/** "Which addresses did Franklin Roosevelt give?", "What speeches did Lincoln deliver?", "List the addresses by Reagan". */
+const DOCUMENTS: RegExp[] = [
+  new RegExp(`^(?:which|what) (?:${DOCUMENT}) (?:did|does|has|have) .+ (?:${GIVING})\\b(?: (?:in|to) (?:the|this) collection)?\\s*\\??$`),
+  new RegExp(`^(?:which|what) (?:${DOCUMENT}) (?:are|were|is|was) (?:by|from|given by|delivered by) .+\\??$`),
+];
+
+/**
+ * A document picked by its place in time: "the oldest address", "the most recent speech in the collection". Only
+ * the whole phrase counts: "Who first proposed ...?" is not "the first address".
+ */
+/** What may follow "the oldest address": "in the collection", "given". */
+const ORDER_TAIL = `(?: (?:in|of) (?:the|this) collection)?(?: (?:${GIVING}))?\\s*\\??$`;
+const EARLIEST = new RegExp(`\\bthe (?:oldest|earliest|first) (?:${DOCUMENT})${ORDER_TAIL}`);
+const LATEST = new RegExp(`\\bthe (?:most recent|latest|newest|last) (?:${DOCUMENT})${ORDER_TAIL}`);
+
+const normalised = (question: string) => question.toLowerCase().replace(/\s+/g, ' ').trim();
+
 /** The fact of a document the question asks for, or null for a question about what the documents say. */
 export function documentQuestion(question: string): DocumentFact | null {
-  const q = question.toLowerCase().replace(/\s+/g, ' ').trim();
+  const q = normalised(question);
+  if (DOCUMENTS.some((re) => re.test(q))) return 'documents';
   if (AUTHOR.some((re) => re.test(q))) return 'author';
   if (DATE.some((re) => re.test(q))) return 'date';
   return null;
@@ -47,8 +66,13 @@ export interface DocumentAnswer {
   meta: DocumentMeta;
   /** The answer: the author, or the date (the year alone when the question asks for a year). */
   answer: string;
-  /** How the document was found: a year or a name of the question matched its entry, or the retrieved passages. */
-  by: 'year' | 'name' | 'retrieval';
+  /**
+   * How the document was found: a year or a name of the question matched its entry, its place in time ("the oldest
+   * address"), or the retrieved passages.
+   */
+  by: 'year' | 'name' | 'order' | 'retrieval';
+  /** For a question about which documents someone gave: all of them, in date order (`source` is the first). */
+  sources?: string[];
 }
 
 /**
@@ -81,27 +105,40 @@ export function answerFromCatalogue(
   catalogue: DocumentCatalogue,
   retrieved: string[],
 ): DocumentAnswer | NoDocument | null {
-  const entries = [...catalogue.entries()].filter(([, m]) => (fact === 'author' ? m.author : m.date));
+  const entries = [...catalogue.entries()].filter(([, m]) => (fact === 'date' ? m.date : m.author));
   if (!entries.length) return null;
   const yearOnly = /\b(what|which) year\b/i.test(question);
   const answer = (source: string, meta: DocumentMeta, by: DocumentAnswer['by']): DocumentAnswer => ({
     source,
     meta,
-    answer: fact === 'author' ? meta.author! : formatDate(meta.date!, yearOnly),
+    answer: fact === 'date' ? formatDate(meta.date!, yearOnly) : meta.author!,
     by,
   });
+  if (fact === 'documents') {
+    const found = byName(question, entries);
+    if (!found.names.length) return null;
+    if (!found.entries.length) return { missing: found.names };
+    const sorted = found.entries.sort(([, a], [, b]) => (a.date ?? '').localeCompare(b.date ?? ''));
+    const list = sorted.map(([source, m]) => [m.title ?? source, m.date ? formatDate(m.date, false) : null].filter(Boolean).join(', '));
+    return { source: sorted[0]![0], meta: sorted[0]![1], answer: list.join('; '), by: 'name', sources: sorted.map(([source]) => source) };
+  }
+  // "Who gave the oldest address?", "When was the most recent speech given?": the entry first or last in time.
+  const q = normalised(question);
+  const order = EARLIEST.test(q) ? 1 : LATEST.test(q) ? -1 : 0;
+  const dated = entries.filter(([, m]) => m.date);
+  if (order && dated.length) {
+    const [source, meta] = dated.sort(([, a], [, b]) => order * a.date!.localeCompare(b.date!))[0]!;
+    return answer(source, meta, 'order');
+  }
   const years = [...question.matchAll(YEAR)].map((m) => m[1]!);
   const byYear = entries.filter(([, m]) => m.date && years.includes(m.date.slice(0, 4)));
   if (years.length && !byYear.length) return { missing: years };
   let candidates = byYear;
   if (fact === 'date' && !candidates.length) {
-    // The question's capitalised words past the first, other than the titles' ("State of the Union"): names.
-    const titleWords = new Set(entries.flatMap(([, m]) => m.title?.toLowerCase().split(/\W+/) ?? []));
-    const names = (question.match(/(?<=\s)\p{Lu}[\p{L}'’-]+/gu) ?? []).map((w) => w.replace(/['’]s$/, '')).filter((w) => !titleWords.has(w.toLowerCase()));
-    const lower = new Set(names.map((w) => w.toLowerCase()));
-    candidates = entries.filter(([, m]) => m.author && lower.has(m.author.split(/\s+/).at(-1)!.toLowerCase()));
+    const found = byName(question, entries);
+    candidates = found.entries;
     // "When did Kennedy give his address?": a name that is nobody's in the catalogue.
-    if (names.length && !candidates.length) return { missing: names };
+    if (found.names.length && !candidates.length) return { missing: found.names };
   }
   const by = byYear.length ? 'year' : 'name';
   if (candidates.length === 1) return answer(candidates[0]![0], candidates[0]![1], by);
@@ -109,4 +146,24 @@ export function answerFromCatalogue(
   const pool = candidates.length ? new Set(candidates.map(([s]) => s)) : new Set(entries.map(([s]) => s));
   const source = retrieved.find((s) => pool.has(s));
   return source ? answer(source, catalogue.get(source)!, candidates.length ? by : 'retrieval') : null;
+}
+
+/**
+ * The entries whose author a name of the question names: its capitalised words past the first, other than the
+ * titles' ("State of the Union"), matched against each author's last name ("Monroe", "Roosevelt"), and of those the
+ * ones whose other names the question has too.
+ */
+function byName(question: string, entries: [string, DocumentMeta][]): { names: string[]; entries: [string, DocumentMeta][] } {
+  const titleWords = new Set(entries.flatMap(([, m]) => m.title?.toLowerCase().split(/\W+/) ?? []));
+  const names = (question.match(/(?<=\s)\p{Lu}[\p{L}'’-]+/gu) ?? []).map((w) => w.replace(/['’]s$/, '')).filter((w) => !titleWords.has(w.toLowerCase()));
+  const lower = new Set(names.map((w) => w.toLowerCase()));
+  const byLast = entries.filter(([, m]) => m.author && lower.has(m.author.split(/\s+/).at(-1)!.toLowerCase()));
+  // "Franklin Roosevelt" is not Theodore: of the authors with that last name, those the question names most fully.
+  const named = (m: DocumentMeta) =>
+    m
+      .author!.toLowerCase()
+      .split(/[\s.]+/)
+      .filter((w) => lower.has(w)).length;
+  const most = Math.max(0, ...byLast.map(([, m]) => named(m)));
+  return { names, entries: byLast.filter(([, m]) => named(m) === most) };
 }

@@ -381,7 +381,10 @@ export class AskPipeline {
       grounding: null,
       guardrails: { ...r.guardrails, grounding: { applicable: false, reason: `answer from ${DOCUMENTS_NOTE}` } },
       confidence,
-      warnings: [...r.warnings, `The answer comes from the collection's catalogue of documents (${DOCUMENTS_NOTE}): ${found.source}${who}.`],
+      warnings: [
+        ...r.warnings,
+        `The answer comes from the collection's catalogue of documents (${DOCUMENTS_NOTE}): ${found.sources ? found.sources.join(', ') : `${found.source}${who}`}.`,
+      ],
     });
   }
 
