@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerFromCatalogue, documentQuestion, formatDate } from '../../src/text/rag/ask/document-question.js';
+import { answerFromCatalogue, documentQuestion, formatDate, speakerMissing } from '../../src/text/rag/ask/document-question.js';
 import { type DocumentMeta, documentCatalogue } from '../../src/text/rag/documents.js';
 import { makeApp, tempDir } from '../helpers/app.js';
 
@@ -109,6 +109,16 @@ describe('answers from the catalogue', () => {
     expect(answerFromCatalogue('Which speeches did Kennedy give?', 'documents', catalogue, [])).toEqual({ missing: ['Kennedy'] });
   });
 
+  it("names the person a 'what did X say' question asks about when no document of the catalogue is theirs", () => {
+    expect(speakerMissing('What did John F. Kennedy say about the economy?', ['John F. Kennedy'], catalogue)).toBe('John F. Kennedy');
+    expect(speakerMissing('What did Lincoln propose about slavery?', ['Lincoln'], catalogue)).toBeNull();
+    expect(speakerMissing("What did Roosevelt's address say?", ["Roosevelt's"], catalogue)).toBeNull();
+    // Not that kind of question, no person named, or a catalogue without authors: nothing to say.
+    expect(speakerMissing('Who shot President McKinley?', ['McKinley'], catalogue)).toBeNull();
+    expect(speakerMissing('What did the president say about taxes?', [], catalogue)).toBeNull();
+    expect(speakerMissing('What did Kennedy say?', ['Kennedy'], new Map([['d.txt', { date: '1999' }]]))).toBeNull();
+  });
+
   it('writes a date as people read it, or only its year when the question asks for a year', () => {
     expect(formatDate('1823-12-02', false)).toBe('December 2, 1823');
     expect(formatDate('1823-12', false)).toBe('December 1823');
@@ -160,6 +170,14 @@ describe('POST /rag/ask with a catalogue of the documents', () => {
   });
   afterAll(async () => {
     await app.close();
+  });
+
+  it("answers 'not in the collection' for the words of a person who gave none of the documents", async () => {
+    const body = await ask('What did John F. Kennedy say about poverty?');
+    expect(body.answer).toBe('The document collection does not contain information to answer this question.');
+    expect(body.guardrails.catalogue).toMatchObject({ passed: false, missing: ['John F. Kennedy'] });
+    // Johnson gave one of them: the question goes on to the passages.
+    expect((await ask('What did Johnson say about poverty?')).guardrails.catalogue).toBeUndefined();
   });
 
   it('lists the addresses a person gave, and answers who gave the oldest one, from the catalogue', async () => {

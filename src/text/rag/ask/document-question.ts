@@ -167,3 +167,28 @@ function byName(question: string, entries: [string, DocumentMeta][]): { names: s
   const most = Math.max(0, ...byLast.map(([, m]) => named(m)));
   return { names, entries: byLast.filter(([, m]) => named(m) === most) };
 }
+
+/** "What did John F. Kennedy say about ...?": the person whose words the question asks for. */
+const SAYING =
+  'say|tell|propose|promise|warn|urge|recommend|declare|announce|write|think|believe|want|mean|argue|describe|discuss|call|ask|talk|speak|mention|report|plan|pledge|suggest|predict|claim|praise|criticize|criticise';
+const WORDS_OF = new RegExp(`^(?:what|how|why) (?:did|does|do|has|had) (.+?) (?:${SAYING})\\b`);
+
+/**
+ * The person a "What did X say/propose ...?" question asks about when the catalogue has authors and none of them is
+ * that person: the collection holds X's words only as others quote them, and a passage that names X is not X speaking.
+ * `people` are the question's person names (the tagger's); null when the question is not of that kind.
+ */
+export function speakerMissing(question: string, people: string[], catalogue: DocumentCatalogue): string | null {
+  const subject = WORDS_OF.exec(normalised(question))?.[1];
+  if (!subject) return null;
+  const authors = [...catalogue.values()].flatMap((m) => (m.author ? [m.author.toLowerCase()] : []));
+  if (!authors.length) return null;
+  const person = people.find((p) => subject.includes(p.toLowerCase().replace(/['’]s$/, '')));
+  if (!person) return null;
+  const last = person
+    .replace(/['’]s$/, '')
+    .split(/\s+/)
+    .at(-1)!
+    .toLowerCase();
+  return authors.some((a) => a.split(/\s+/).at(-1) === last) ? null : person;
+}

@@ -9,7 +9,7 @@ import { RERANK_DEPTH, type RagService, type SearchHit } from '../service.js';
 import type { AnswerType } from './answer-type.js';
 import type { DocumentCatalogue } from '../documents.js';
 import { confidenceOf } from './confidence.js';
-import { type DocumentAnswer, answerFromCatalogue, documentQuestion } from './document-question.js';
+import { type DocumentAnswer, answerFromCatalogue, documentQuestion, speakerMissing } from './document-question.js';
 import { checkQuestion, groundingScore } from './guardrails.js';
 import { completeFragment, isFragment, titleStems } from './passages.js';
 import type { QuestionNlp } from './question-nlp.js';
@@ -193,6 +193,13 @@ export class AskPipeline {
     // entry its year or name picks out, or that of the best passage when its topic is supported there.
     const fact = this.settings.documents ? documentQuestion(original) : null;
     let notInCatalogue: string[] | null = null;
+    // "What did John F. Kennedy say ...?" of a collection with no address by Kennedy: a passage that names him (Obama's
+    // "the vision of John F. Kennedy") is not his words.
+    const speaker = !fact && this.settings.documents ? speakerMissing(original, entities.people, this.settings.documents()) : null;
+    if (speaker) {
+      notInCatalogue = [speaker];
+      guardrails.catalogue = { fact: 'speaker', passed: false, missing: [speaker] };
+    }
     if (fact) {
       const catalogue = this.settings.documents!();
       const sources = [...new Set(kept.map((h) => h.source))];
