@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerFromCatalogue, documentQuestion, formatDate, speakerMissing } from '../../src/text/rag/ask/document-question.js';
 import { type DocumentMeta, documentCatalogue } from '../../src/text/rag/documents.js';
+import { entityCoverage } from '../../src/text/rag/ask/pipeline.js';
+import type { SearchHit } from '../../src/text/rag/service.js';
 import { makeApp, tempDir } from '../helpers/app.js';
 
 describe('questions about the documents themselves', () => {
@@ -124,6 +126,20 @@ describe('answers from the catalogue', () => {
     expect(formatDate('1823-12', false)).toBe('December 1823');
     expect(formatDate('1823-12-02', true)).toBe('1823');
     expect(formatDate('1999', false)).toBe('1999');
+  });
+});
+
+describe('entity coverage of the confidence score', () => {
+  const hit = (source: string, text: string) => ({ source, text }) as SearchHit;
+  const hits = [hit('1964.txt', 'I declare war on poverty.'), hit('1983.txt', 'Johnson once said so.'), hit('1790.txt', 'The militia.')];
+
+  it('counts a chunk of an address as naming its speaker when the catalogue says who gave it', () => {
+    const author = (source: string) => ({ '1964.txt': 'Lyndon B. Johnson', '1790.txt': 'George Washington' })[source];
+    expect(entityCoverage(['Lyndon Johnson'], hits)).toBe(0);
+    expect(entityCoverage(['Johnson'], hits)).toBeCloseTo(1 / 3);
+    expect(entityCoverage(['Lyndon Johnson'], hits, author)).toBeCloseTo(1 / 3);
+    expect(entityCoverage(['Johnson'], hits, author)).toBeCloseTo(2 / 3);
+    expect(entityCoverage([], hits, author)).toBe(1);
   });
 });
 

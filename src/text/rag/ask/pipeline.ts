@@ -333,7 +333,7 @@ export class AskPipeline {
     const confidence = await time('confidence', () =>
       confidenceOf(
         kept.map((h) => h.semantic_score),
-        entityCoverage(entityList, kept),
+        entityCoverage(entityList, kept, (source) => this.settings.documents?.().get(source)?.author),
         answered.support ?? undefined,
       ),
     );
@@ -604,8 +604,21 @@ export function entityStatistics(entities: string[], hits: SearchHit[]): Record<
 }
 
 /** Share of chunks mentioning at least one entity of the question; 1 when the question names none. */
-export function entityCoverage(entities: string[], hits: SearchHit[]): number {
+/**
+ * Share of the hits that mention one of the question's entities. A chunk of an address "names" its speaker when the
+ * catalogue says who gave it (`authorOf`): Johnson's address says "I", not "Lyndon Johnson".
+ */
+export function entityCoverage(entities: string[], hits: SearchHit[], authorOf: (source: string) => string | undefined = () => undefined): number {
   if (!entities.length) return 1;
   if (!hits.length) return 0;
-  return hits.filter((h) => entities.some((e) => mentions(h.text, e))).length / hits.length;
+  return hits.filter((h) => entities.some((e) => mentions(h.text, e) || isAuthor(e, authorOf(h.source)))).length / hits.length;
 }
+
+/** Whether a name of the question is the author's: its last word is the author's last name ("Johnson", "Lyndon Johnson"). */
+const isAuthor = (name: string, author: string | undefined) =>
+  !!author &&
+  name
+    .replace(/['’]s$/, '')
+    .split(/\s+/)
+    .at(-1)!
+    .toLowerCase() === author.split(/\s+/).at(-1)!.toLowerCase();
