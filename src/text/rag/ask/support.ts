@@ -573,11 +573,14 @@ export async function checkSupport(
       ),
     ];
   };
+  // How many required terms each passage lacks (the best passage lacks the fewest).
+  const lacking: number[] = [];
   const verdicts = found.map((terms): Omit<SupportVerdict, 'supporting'> => {
     const counted = terms.filter((t) => !t.inTitleOnly);
     const total = counted.reduce((s, t) => s + t.weight, 0);
     const coverage = total ? counted.filter(covered).reduce((s, t) => s + t.weight, 0) / total : 1;
     const missingNames = required(terms).map((t) => t.text);
+    lacking.push(missingNames.length);
     return {
       passed: missingNames.length === 0 && coverage >= settings.minCoverage,
       missing: [...missingNames, ...terms.filter((t) => t.kind === 'word' && !covered(t) && !missingNames.includes(t.text)).map((t) => t.text)],
@@ -585,7 +588,6 @@ export async function checkSupport(
       terms,
     };
   });
-  const names = (v: Pick<SupportVerdict, 'terms'>) => required(v.terms).length;
-  const best = verdicts.reduce((b, v) => (names(v) < names(b) || (names(v) === names(b) && v.coverage > b.coverage) ? v : b));
-  return { ...best, supporting: verdicts.map((v) => v.passed) };
+  const best = verdicts.reduce((b, v, i) => (lacking[i]! < lacking[b]! || (lacking[i] === lacking[b] && v.coverage > verdicts[b]!.coverage) ? i : b), 0);
+  return { ...verdicts[best]!, supporting: verdicts.map((v) => v.passed) };
 }
