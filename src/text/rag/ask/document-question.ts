@@ -157,7 +157,7 @@ function byName(question: string, entries: [string, DocumentMeta][]): { names: s
   const titleWords = new Set(entries.flatMap(([, m]) => m.title?.toLowerCase().split(/\W+/) ?? []));
   const names = (question.match(/(?<=\s)\p{Lu}[\p{L}'’-]+/gu) ?? []).map((w) => w.replace(/['’]s$/, '')).filter((w) => !titleWords.has(w.toLowerCase()));
   const lower = new Set(names.map((w) => w.toLowerCase()));
-  const byLast = entries.filter(([, m]) => m.author && lower.has(m.author.split(/\s+/).at(-1)!.toLowerCase()));
+  const byLast = entries.filter(([, m]) => m.author && lower.has(lastName(m.author)));
   // "Franklin Roosevelt" is not Theodore: of the authors with that last name, those the question names most fully.
   const named = (m: DocumentMeta) =>
     m
@@ -181,14 +181,20 @@ const WORDS_OF = new RegExp(`^(?:what|how|why) (?:did|does|do|has|had) (.+?) (?:
 export function speakerMissing(question: string, people: string[], catalogue: DocumentCatalogue): string | null {
   const subject = WORDS_OF.exec(normalised(question))?.[1];
   if (!subject) return null;
-  const authors = [...catalogue.values()].flatMap((m) => (m.author ? [m.author.toLowerCase()] : []));
+  const authors = [...catalogue.values()].flatMap((m) => (m.author ? [m.author] : []));
   if (!authors.length) return null;
   const person = people.find((p) => subject.includes(p.toLowerCase().replace(/['’]s$/, '')));
   if (!person) return null;
-  const last = person
+  return authors.some((a) => sameLastName(a, person)) ? null : person;
+}
+
+/** A person's last name, lower case, without a possessive ("Lyndon B. Johnson" -> johnson, "Roosevelt's" -> roosevelt). */
+const lastName = (name: string) =>
+  name
     .replace(/['’]s$/, '')
     .split(/\s+/)
     .at(-1)!
     .toLowerCase();
-  return authors.some((a) => a.split(/\s+/).at(-1) === last) ? null : person;
-}
+
+/** Whether two names share their last name ("Johnson", "Lyndon Johnson" and "Lyndon B. Johnson"). */
+export const sameLastName = (a: string, b: string) => lastName(a) === lastName(b);

@@ -9,7 +9,7 @@ import { RERANK_DEPTH, type RagService, type SearchHit } from '../service.js';
 import type { AnswerType } from './answer-type.js';
 import type { DocumentCatalogue } from '../documents.js';
 import { confidenceOf } from './confidence.js';
-import { type DocumentAnswer, answerFromCatalogue, documentQuestion, speakerMissing } from './document-question.js';
+import { type DocumentAnswer, answerFromCatalogue, documentQuestion, sameLastName, speakerMissing } from './document-question.js';
 import { checkQuestion, groundingScore } from './guardrails.js';
 import { completeFragment, isFragment, titleStems } from './passages.js';
 import type { QuestionNlp } from './question-nlp.js';
@@ -169,21 +169,24 @@ export class AskPipeline {
     const stats = entityStatistics(entityList, kept);
 
     // 4b. Guardrail 2b: the kept passages must contain the question's names, numbers and most of its rare words.
+    // The support check reads the rewritten question's nouns ("US" is "United States" there), tagged once for both of
+    // its uses (the passages here, the answer's sentence windows in step 5).
+    let rewrittenTagged: Promise<Pick<QuestionNlp, 'entities' | 'nouns'>> | undefined;
+    const supportOf = async (passages: { text: string; source: string; parts?: string[] }[], settings: SupportSettings) =>
+      checkSupport(
+        rewritten,
+        await (rewrittenTagged ??= rewritten === original ? Promise.resolve(tagged) : this.tag(rewritten).then((t) => ({ entities, nouns: t.nouns }))),
+        passages,
+        this.lexicon,
+        settings,
+        this.wordVectors,
+        expandedOf(changes),
+        (name) => this.everywhere(name),
+      );
+    const supportSettings = this.settings.support ?? DEFAULT_SUPPORT;
     let support: SupportVerdict | null = null;
     if (kept.length) {
-      support = await time('guardrail_support', async () =>
-        checkSupport(
-          rewritten,
-          // The support check reads the rewritten question's nouns ("US" is "United States" there).
-          rewritten === original ? tagged : { entities, nouns: (await this.tag(rewritten)).nouns },
-          kept,
-          this.lexicon,
-          this.settings.support ?? DEFAULT_SUPPORT,
-          this.wordVectors,
-          expandedOf(changes),
-          (name) => this.everywhere(name),
-        ),
-      );
+      support = await time('guardrail_support', () => supportOf(kept, supportSettings));
       const summary = { passed: support.passed, missing: support.missing, coverage: support.coverage };
       guardrails.support = summary;
       onStep?.('guardrail_support', { ...summary, terms: support.terms });
@@ -256,20 +259,10 @@ export class AskPipeline {
     // 5. Answer, read from the passages that support the question on their own (the others only share some of its words),
     // and in them from the sentences whose neighbourhood does (windowSupport).
     const supporting = kept.filter((_, i) => support.supporting[i]);
-    const supportTagged = rewritten === original ? tagged : { entities, nouns: (await this.tag(rewritten)).nouns };
     const windowSupport = (windows: { text: string; source: string; parts: string[] }[]) =>
-      checkSupport(
-        rewritten,
-        supportTagged,
-        windows,
-        this.lexicon,
-        // Near the answer, the terms a passage must hold (names, numbers, rare nouns, one of the things asked about);
-        // the share of the rest is the passage's business.
-        { ...(this.settings.support ?? DEFAULT_SUPPORT), minCoverage: 0 },
-        this.wordVectors,
-        expandedOf(changes),
-        (name) => this.everywhere(name),
-      ).then((v) => v.supporting);
+      // Near the answer, the terms a passage must hold (names, numbers, rare nouns, one of the things asked about); the
+      // share of the rest is the passage's business.
+      supportOf(windows, { ...supportSettings, minCoverage: 0 }).then((v) => v.supporting);
     const answered = await time('answer', async () => {
       if (this.llm.available) {
         const prompt = [
@@ -603,22 +596,17 @@ export function entityStatistics(entities: string[], hits: SearchHit[]): Record<
   );
 }
 
-/** Share of chunks mentioning at least one entity of the question; 1 when the question names none. */
 /**
- * Share of the hits that mention one of the question's entities. A chunk of an address "names" its speaker when the
- * catalogue says who gave it (`authorOf`): Johnson's address says "I", not "Lyndon Johnson".
+ * Share of the hits that mention one of the question's entities (1 when the question names none). A chunk of an
+ * address "names" its speaker when the catalogue says who gave it (`authorOf`): Johnson's address says "I", not
+ * "Lyndon Johnson".
  */
 export function entityCoverage(entities: string[], hits: SearchHit[], authorOf: (source: string) => string | undefined = () => undefined): number {
   if (!entities.length) return 1;
   if (!hits.length) return 0;
-  return hits.filter((h) => entities.some((e) => mentions(h.text, e) || isAuthor(e, authorOf(h.source)))).length / hits.length;
+  const naming = hits.filter((h) => {
+    const author = authorOf(h.source);
+    return entities.some((e) => mentions(h.text, e) || (author !== undefined && sameLastName(e, author)));
+  });
+  return naming.length / hits.length;
 }
-
-/** Whether a name of the question is the author's: its last word is the author's last name ("Johnson", "Lyndon Johnson"). */
-const isAuthor = (name: string, author: string | undefined) =>
-  !!author &&
-  name
-    .replace(/['’]s$/, '')
-    .split(/\s+/)
-    .at(-1)!
-    .toLowerCase() === author.split(/\s+/).at(-1)!.toLowerCase();
