@@ -23,6 +23,7 @@ describe('questions about the documents themselves', () => {
     ['When was the most recent address given?', 'date'],
     ['Which addresses did Franklin Roosevelt give?', 'documents'],
     ['What speeches did Lincoln deliver?', 'documents'],
+    ['Which speech is the most recent?', 'documents'],
   ])('"%s" asks for the document\'s %s', (q, fact) => {
     expect(documentQuestion(q)).toBe(fact);
   });
@@ -97,6 +98,18 @@ describe('answers from the catalogue', () => {
     expect(answerFromCatalogue('When was the latest speech given?', 'date', catalogue, [])).toMatchObject({ source: 'd.txt', answer: '1999' });
     // "first" as an adverb is not the first address.
     expect(answerFromCatalogue('Who first proposed a canal?', 'author', catalogue, ['c.txt'])).toMatchObject({ source: 'c.txt', by: 'retrieval' });
+  });
+
+  it('names the document for "which address is the oldest / the most recent", by title, author and date', () => {
+    expect(answerFromCatalogue('Which speech is the most recent?', 'documents', catalogue, ['a.txt'])).toMatchObject({
+      source: 'c.txt',
+      answer: 'State of the Union address, Franklin D. Roosevelt, January 6, 1941',
+      by: 'order',
+    });
+    expect(answerFromCatalogue('Which address was the first one in the collection?', 'documents', catalogue, [])).toMatchObject({
+      source: 'a.txt',
+      answer: 'a.txt, Abraham Lincoln, December 1, 1862',
+    });
   });
 
   it('lists the documents one person gave, in date order, and tells two people of one last name apart', () => {

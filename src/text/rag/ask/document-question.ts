@@ -42,20 +42,24 @@ const DOCUMENTS: RegExp[] = [
 ];
 
 /**
- * A document picked by its place in time: "the oldest address", "the most recent speech in the collection". Only
- * the whole phrase counts: "Who first proposed ...?" is not "the first address".
+ * A document picked by its place in time: "the oldest address", "the most recent speech in the collection", "Which
+ * speech is the most recent?". Only the whole phrase counts: "Who first proposed ...?" is not "the first address".
+ * What may follow: "in the collection", "given".
  */
-/** What may follow "the oldest address": "in the collection", "given". */
 const ORDER_TAIL = `(?: (?:in|of) (?:the|this) collection)?(?: (?:${GIVING}))?\\s*\\??$`;
-const EARLIEST = new RegExp(`\\bthe (?:oldest|earliest|first) (?:${DOCUMENT})${ORDER_TAIL}`);
-const LATEST = new RegExp(`\\bthe (?:most recent|latest|newest|last) (?:${DOCUMENT})${ORDER_TAIL}`);
+const inOrder = (words: string) =>
+  new RegExp(`\\bthe (?:${words}) (?:${DOCUMENT})${ORDER_TAIL}|^(?:which|what) (?:${DOCUMENT}) (?:is|was) the (?:${words})(?: one)?${ORDER_TAIL}`);
+const EARLIEST = inOrder('oldest|earliest|first');
+const LATEST = inOrder('most recent|latest|newest|last');
+/** "Which speech is the most recent?": the document itself is asked for. */
+const WHICH_IN_ORDER = new RegExp(`^(?:which|what) (?:${DOCUMENT}) (?:is|was) the `);
 
 const normalised = (question: string) => question.toLowerCase().replace(/\s+/g, ' ').trim();
 
 /** The fact of a document the question asks for, or null for a question about what the documents say. */
 export function documentQuestion(question: string): DocumentFact | null {
   const q = normalised(question);
-  if (DOCUMENTS.some((re) => re.test(q))) return 'documents';
+  if (DOCUMENTS.some((re) => re.test(q)) || (WHICH_IN_ORDER.test(q) && (EARLIEST.test(q) || LATEST.test(q)))) return 'documents';
   if (AUTHOR.some((re) => re.test(q))) return 'author';
   if (DATE.some((re) => re.test(q))) return 'date';
   return null;
@@ -114,6 +118,16 @@ export function answerFromCatalogue(
     answer: fact === 'date' ? formatDate(meta.date!, yearOnly) : meta.author!,
     by,
   });
+  // "Who gave the oldest address?", "When was the most recent speech given?": the entry first or last in time.
+  const q = normalised(question);
+  const order = EARLIEST.test(q) ? 1 : LATEST.test(q) ? -1 : 0;
+  const dated = entries.filter(([, m]) => m.date);
+  const first = order && dated.length ? dated.sort(([, a], [, b]) => order * a.date!.localeCompare(b.date!))[0]! : null;
+  if (fact === 'documents' && first) {
+    // "Which speech is the most recent?": the document, by its title, author and date.
+    const [source, m] = first;
+    return { source, meta: m, answer: [m.title ?? source, m.author, formatDate(m.date!, false)].filter(Boolean).join(', '), by: 'order' };
+  }
   if (fact === 'documents') {
     const found = byName(question, entries);
     if (!found.names.length) return null;
@@ -122,14 +136,7 @@ export function answerFromCatalogue(
     const list = sorted.map(([source, m]) => [m.title ?? source, m.date ? formatDate(m.date, false) : null].filter(Boolean).join(', '));
     return { source: sorted[0]![0], meta: sorted[0]![1], answer: list.join('; '), by: 'name', sources: sorted.map(([source]) => source) };
   }
-  // "Who gave the oldest address?", "When was the most recent speech given?": the entry first or last in time.
-  const q = normalised(question);
-  const order = EARLIEST.test(q) ? 1 : LATEST.test(q) ? -1 : 0;
-  const dated = entries.filter(([, m]) => m.date);
-  if (order && dated.length) {
-    const [source, meta] = dated.sort(([, a], [, b]) => order * a.date!.localeCompare(b.date!))[0]!;
-    return answer(source, meta, 'order');
-  }
+  if (first) return answer(first[0], first[1], 'order');
   const years = [...question.matchAll(YEAR)].map((m) => m[1]!);
   const byYear = entries.filter(([, m]) => m.date && years.includes(m.date.slice(0, 4)));
   if (years.length && !byYear.length) return { missing: years };
