@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerFromCatalogue, documentQuestion, formatDate, speakerMissing } from '../../src/text/rag/ask/document-question.js';
+import { answerFromCatalogue, documentQuestion, formatDate, saidTopic, speakerMissing } from '../../src/text/rag/ask/document-question.js';
 import { type DocumentMeta, documentCatalogue } from '../../src/text/rag/documents.js';
 import { entityCoverage } from '../../src/text/rag/ask/pipeline.js';
 import type { SearchHit } from '../../src/text/rag/service.js';
@@ -39,6 +39,15 @@ describe('questions about the documents themselves', () => {
     'When was the report of the Secretary of the Navy published?',
   ])('"%s" asks about what the documents say, not about a document', (q) => {
     expect(documentQuestion(q)).toBeNull();
+  });
+
+  it.each([
+    ['Which president talked about civil rights?', 'talked about civil rights?'],
+    ['Who proposed a Job Corps?', 'proposed a Job Corps?'],
+    ['Whose address mentions the Interstate highways?', 'mentions the Interstate highways?'],
+    ['What president warned about the military-industrial complex?', 'warned about the military-industrial complex?'],
+  ])('"%s" looks for the sentence that says "%s" (not one that names a president)', (q, topic) => {
+    expect(saidTopic(q)).toBe(topic);
   });
 });
 
@@ -86,6 +95,21 @@ describe('answers from the catalogue', () => {
     expect(answerFromCatalogue('Which president talked about slavery?', 'author', new Map(), ['a.txt'])).toBeNull();
     // A catalogue without authors does not answer (or refuse) author questions.
     expect(answerFromCatalogue('Who was president in 1950?', 'author', new Map([['d.txt', { date: '1999' }]]), ['d.txt'])).toBeNull();
+  });
+
+  it('counts the documents of each author for "which president gave two addresses" or "the most", whatever was retrieved', () => {
+    expect(answerFromCatalogue('Which president gave two addresses?', 'author', catalogue, ['a.txt'])).toMatchObject({
+      source: 'b.txt',
+      answer: 'Franklin D. Roosevelt',
+      by: 'count',
+      sources: ['b.txt', 'c.txt'],
+    });
+    expect(answerFromCatalogue('Who gave the most speeches?', 'author', catalogue, ['a.txt'])).toMatchObject({ answer: 'Franklin D. Roosevelt' });
+    expect(answerFromCatalogue('Which president gave more than one address?', 'author', catalogue, [])).toMatchObject({ answer: 'Franklin D. Roosevelt' });
+    expect(answerFromCatalogue('Which president gave one address?', 'author', catalogue, [])).toMatchObject({ answer: 'Abraham Lincoln' });
+    expect(answerFromCatalogue('Which president gave three addresses?', 'author', catalogue, ['a.txt'])).toEqual({
+      missing: ['3 documents by one author'],
+    });
   });
 
   it('picks the first or last document in time for "the oldest" or "the most recent" address, whatever was retrieved', () => {

@@ -30,7 +30,8 @@ describe('answer type of a question', () => {
     ['what did X (action)', 'What did Lyndon Johnson declare war on?'],
     ['what did X (action)', 'What did the treaty abolish?'],
     ['what is', 'What is the largest city in Ohio?'],
-    ['what are (list)', 'What are the four freedoms?'],
+    ['what is (an attribute)', 'What was the average family size?'],
+    ['what is the X of Y', 'What is the capital of France?'],
     ['name', 'Name the general who commanded the fleet.'],
     ['what did X think + clause', 'What did Luther think was the only source of knowledge of God?'],
     ['what did X believe that + clause', 'What did Luther believe that the soul does after death?'],
@@ -55,6 +56,10 @@ describe('answer type of a question', () => {
     ['what did X think of Y', 'What did Luther think of Purgatory?'],
     ['what does X want to do about Y', 'What does Obama want to do about clean energy?'],
     ['what did X plan to do with Y', 'What did Johnson plan to do with the surplus?'],
+    ['what is (a name)', 'What is the Monroe Doctrine?'],
+    ['what was (a name)', 'What was Nicholas Storch?'],
+    ['what is (a quoted term)', "What is 'grey literature'?"],
+    ['what are the N Xs (a numbered set)', 'What are the four freedoms?'],
   ])('open: %s ("%s")', (_, q) => expect(answerType(q)).toBe('open'));
 });
 
@@ -117,6 +122,11 @@ describe('reader features, on hand-made sentences', () => {
     // No span starts or ends with a determiner or preposition, and none is made of question words only.
     expect(texts.some((t) => /^(the|in)\b|\b(the|in)$/.test(t))).toBe(false);
     expect(texts).not.toContain('normal school');
+    // Nor of question words and stop words ("Monroe Doctrine is" for "What is the Monroe Doctrine?").
+    const what = analyseQuestion('What is the Monroe Doctrine?', () => 1);
+    const doctrine = spanCandidates(termsOf('The Monroe Doctrine is a principle of American policy.'), what).map((s) => s.text);
+    expect(doctrine).not.toContain('Monroe Doctrine is');
+    expect(doctrine).toContain('principle of American policy');
     const sentence = sentenceFeatures(who, [
       { text: 'Horace Mann founded the first normal school in Massachusetts.', chunkRank: 0, chunkBm25: 1, position: 0 },
     ])[0]!;
@@ -215,6 +225,24 @@ describe('the shipped reader', () => {
     )!;
     expect(r.answerType).toBe('open');
     for (const part of r.answer.split(/(?<=\.) /)) expect(sentences).toContain(part);
+  });
+
+  it('answers "What are the N Xs?" with the sentence that announces the set and the ones that go through it, up to N', () => {
+    const q = analyseQuestion('What are the three branches?', () => 1);
+    const text = [
+      'The tree grew slowly on the hill.',
+      'Our government rests on three branches.',
+      'The first is the legislature, which makes the laws.',
+      'The second is the executive.',
+      'Third, the courts judge by those laws.',
+      'The fourth estate is the press.',
+    ];
+    const r = reader.read(
+      q,
+      text.map((t, position) => ({ text: t, chunkRank: 0, chunkBm25: 1, position })),
+    )!;
+    expect(r.answerType).toBe('open');
+    expect(r.answer).toBe(text.slice(1, 5).join(' '));
   });
 
   it("takes a person the document's file name holds as met by every sentence: the answer is not the sentence that names them in passing", () => {

@@ -32,7 +32,32 @@ export function answerType(question: string): AnswerType {
     return 'factoid';
   if (/^\s*how\b|\bhow (did|do|does|is|are|was|were|can|could|should|will|would|has|have|had)\b/.test(q) && !HOW_QUANTITY.test(q)) return 'open';
   if (embeddedThing(q)) return 'factoid';
+  if (definition(question)) return 'open';
   return OPEN.some((re) => re.test(q)) ? 'open' : 'factoid';
+}
+
+const NUMBER_WORDS = 'two|three|four|five|six|seven|eight|nine|ten|\\d+';
+/** "What is the Monroe Doctrine?", "What was Nicholas Storch?", "What is 'grey literature'?": every word of the name capitalised, or quoted. */
+const WHAT_IS_NAME = /^\s*[Ww]hat (?:is|are|was|were) (?:the |an? )?((?:[\p{Lu}\d][\p{L}\p{N}'’.-]*\s*)+|['"‘“][^'"’”]+['"’”])\s*\?*\s*$/u;
+/** "What are the four freedoms?": the members of a numbered set. */
+const WHAT_ARE_THE_N = new RegExp(`^\\s*what (?:are|were) the (${NUMBER_WORDS}) [\\w'-]+\\s*\\?*\\s*$`, 'i');
+
+/** The size of the numbered set a question asks for ("What are the four freedoms?" -> 4), or null. */
+export function numberedSet(question: string): number | null {
+  const m = WHAT_ARE_THE_N.exec(question)?.[1];
+  if (!m) return null;
+  return /^\d+$/.test(m) ? Number(m) : NUMBER_WORDS.split('|').indexOf(m.toLowerCase()) + 2;
+}
+
+/**
+ * A question asking what a named thing is ("What is the Monroe Doctrine?") or what the members of a numbered set are
+ * ("What are the four freedoms?") wants a description or a list: a sentence, not a span of one (a span had given
+ * "Monroe Doctrine is" and "essential human"). An attribute ("What was the average family size?") stays a factoid.
+ */
+function definition(question: string): boolean {
+  const name = WHAT_IS_NAME.exec(question)?.[1];
+  if (name) return true;
+  return WHAT_ARE_THE_N.test(question);
 }
 
 const SAYING = new RegExp(`\\bwhat (do|does|did|will|would|can|could|should|has|have|had)\\b.*?\\b(${DISCOURSE})\\b(.*)$`);

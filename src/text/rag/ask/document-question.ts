@@ -65,6 +65,17 @@ export function documentQuestion(question: string): DocumentFact | null {
   return null;
 }
 
+/**
+ * What a question about who said something says was said, for finding the sentence that says it: "Which president
+ * talked about civil rights?" -> "talked about civil rights?". The reader, asked "which president", looks for a
+ * sentence naming a president ("President Lincoln and President Garfield were killed..."), but an address rarely
+ * names its speaker: the sentence wanted is the one about the topic. Null when the question has no such opening.
+ */
+export function saidTopic(question: string): string | null {
+  const m = new RegExp(`^\\s*(?:who|whose (?:${DOCUMENT})|(?:which|what) (?:${ROLE}))\\s+(.+)$`, 'i').exec(question);
+  return m?.[1] && /\p{L}{3}/u.test(m[1]) ? m[1] : null;
+}
+
 export interface DocumentAnswer {
   source: string;
   meta: DocumentMeta;
@@ -74,7 +85,7 @@ export interface DocumentAnswer {
    * How the document was found: a year or a name of the question matched its entry, its place in time ("the oldest
    * address"), or the retrieved passages.
    */
-  by: 'year' | 'name' | 'order' | 'retrieval';
+  by: 'year' | 'name' | 'order' | 'count' | 'retrieval';
   /** For a question about which documents someone gave: all of them, in date order (`source` is the first). */
   sources?: string[];
 }
@@ -137,6 +148,8 @@ export function answerFromCatalogue(
     return { source: sorted[0]![0], meta: sorted[0]![1], answer: list.join('; '), by: 'name', sources: sorted.map(([source]) => source) };
   }
   if (first) return answer(first[0], first[1], 'order');
+  const count = countAsked(q);
+  if (fact === 'author' && count) return byCount(count, entries);
   const years = [...question.matchAll(YEAR)].map((m) => m[1]!);
   const byYear = entries.filter(([, m]) => m.date && years.includes(m.date.slice(0, 4)));
   if (years.length && !byYear.length) return { missing: years };
@@ -153,6 +166,40 @@ export function answerFromCatalogue(
   const pool = candidates.length ? new Set(candidates.map(([s]) => s)) : new Set(entries.map(([s]) => s));
   const source = retrieved.find((s) => pool.has(s));
   return source ? answer(source, catalogue.get(source)!, candidates.length ? by : 'retrieval') : null;
+}
+
+const COUNT_WORDS = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
+/** "Which president gave two addresses?", "Who gave the most speeches?", "Who gave more than one address?" */
+const COUNTED = new RegExp(
+  `\\b(?:${GIVING}|has|had)\\s+(\\d+|${COUNT_WORDS.join('|')}|more than one|several|multiple|the most|most)\\s+(?:${DOCUMENT})\\b`,
+);
+
+/** How many documents the question asks about per author: a number, at least 2, or the most. */
+function countAsked(q: string): { exactly: number } | { atLeast: number } | 'most' | null {
+  const m = COUNTED.exec(q)?.[1];
+  if (!m) return null;
+  if (/most/.test(m)) return 'most';
+  if (/more than one|several|multiple/.test(m)) return { atLeast: 2 };
+  return { exactly: /^\d+$/.test(m) ? Number(m) : COUNT_WORDS.indexOf(m) + 1 };
+}
+
+/** The authors with that many documents in the catalogue, or the phrase as missing when none has. */
+function byCount(count: NonNullable<ReturnType<typeof countAsked>>, entries: [string, DocumentMeta][]): DocumentAnswer | NoDocument {
+  const byAuthor = new Map<string, [string, DocumentMeta][]>();
+  for (const e of entries) byAuthor.set(e[1].author!, [...(byAuthor.get(e[1].author!) ?? []), e]);
+  const most = Math.max(...[...byAuthor.values()].map((es) => es.length));
+  const fits = (n: number) => (count === 'most' ? n === most : 'exactly' in count ? n === count.exactly : n >= count.atLeast);
+  const authors = [...byAuthor.entries()].filter(([, es]) => fits(es.length));
+  if (!authors.length)
+    return { missing: [count === 'most' ? 'the most documents' : 'exactly' in count ? `${count.exactly} documents by one author` : 'several documents by one author'] };
+  const documents = authors.flatMap(([, es]) => es).sort(([, a], [, b]) => (a.date ?? '').localeCompare(b.date ?? ''));
+  return {
+    source: documents[0]![0],
+    meta: documents[0]![1],
+    answer: authors.map(([author]) => author).join(', '),
+    by: 'count',
+    sources: documents.map(([source]) => source),
+  };
 }
 
 /**

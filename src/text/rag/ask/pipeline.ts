@@ -9,7 +9,7 @@ import { RERANK_DEPTH, type RagService, type SearchHit } from '../service.js';
 import type { AnswerType } from './answer-type.js';
 import type { DocumentCatalogue } from '../documents.js';
 import { confidenceOf } from './confidence.js';
-import { type DocumentAnswer, answerFromCatalogue, documentQuestion, sameLastName, speakerMissing } from './document-question.js';
+import { type DocumentAnswer, answerFromCatalogue, documentQuestion, saidTopic, sameLastName, speakerMissing } from './document-question.js';
 import { checkQuestion, groundingScore } from './guardrails.js';
 import { completeFragment, isFragment, titleStems } from './passages.js';
 import type { QuestionNlp } from './question-nlp.js';
@@ -210,7 +210,7 @@ export class AskPipeline {
       let read: Awaited<ReturnType<AskPipeline['extract']>> | null = null;
       if (found && !('missing' in found) && found.by === 'retrieval') {
         // "Which president talked about the Interstate highways?": the document whose sentence the reader picks.
-        read = support?.passed ? await time('answer', () => this.extract(original, 'open', kept)) : null;
+        read = support?.passed ? await time('answer', () => this.extract(saidTopic(original) ?? original, 'open', kept)) : null;
         found = read?.passage ? answerFromCatalogue(original, fact, catalogue, [read.passage.source, ...sources]) : null;
       }
       if (found && 'missing' in found) {

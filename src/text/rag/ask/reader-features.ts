@@ -606,7 +606,8 @@ const HARD_BREAK = /[;:()"[\]]/;
 
 /**
  * Candidate answer spans of a sentence: word runs of at most MAX_SPAN words that do not start or end with a
- * determiner, preposition, conjunction or punctuation, do not cross ; : ( ) or quotes, and are not only question words.
+ * determiner, preposition, conjunction or punctuation, do not cross ; : ( ) or quotes, and are not only question words
+ * and stop words.
  */
 export function spanCandidates(terms: Term[], q: QuestionInfo): SpanCandidate[] {
   const out: SpanCandidate[] = [];
@@ -616,7 +617,9 @@ export function spanCandidates(terms: Term[], q: QuestionInfo): SpanCandidate[] 
     let onlyQuestion = true;
     for (let to = from + 1; to <= Math.min(terms.length, from + MAX_SPAN); to++) {
       const last = terms[to - 1]!;
-      if (!(last.stem && q.stems.has(last.stem)) && !last.tags.has('Determiner')) onlyQuestion = false;
+      // Stop words ("is", "of") add nothing to the question's own words ("Monroe Doctrine is"), a number or a name does.
+      const adds = last.stem ? !q.stems.has(last.stem) : ['Value', 'ProperNoun', 'Acronym'].some((tag) => last.tags.has(tag));
+      if (adds) onlyQuestion = false;
       if (edge(last) && !onlyQuestion) out.push({ from, to, text: render(terms, { from, to }) });
       if (HARD_BREAK.test(last.post) || HARD_BREAK.test(terms[to]?.pre ?? '')) break;
     }

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fromRoot } from '../../../infra/paths.js';
 import { type CompactEnsemble, compactEnsemble, ensembleFromOnnx, predictCompact, sigmoid } from '../../../infra/tree-ensemble.js';
-import type { AnswerType } from './answer-type.js';
+import { type AnswerType, numberedSet } from './answer-type.js';
 import { termsOf } from './extractive.js';
 import { type QuestionInfo, type SentenceCandidate, sentenceFeatures, spanCandidates, spanFeatures } from './reader-features.js';
 import { type ConsensusSettings, consensus } from './span-consensus.js';
@@ -64,7 +64,7 @@ export class LearnedReader {
         second !== undefined && p[second]! >= 0.5 * p[top]! && candidates[second]!.chunkRank === candidates[top]!.chunkRank
           ? [top, second].sort((a, b) => candidates[a]!.position - candidates[b]!.position)
           : [top];
-      const text = pair.map((i) => candidates[i]!.text).join(' ');
+      const text = [...pair, ...listed(q, candidates, pair[pair.length - 1]!)].map((i) => candidates[i]!.text).join(' ');
       return { answerType: 'open', answer: text, sentence: text, candidate: pair[0]!, sentenceProbability: p[top]!, spanScore: null, support: p[top]! };
     }
     // Spans of the best few sentences compete: each span's features include its sentence's score, rank and gap.
@@ -96,6 +96,28 @@ export class LearnedReader {
       support: p[best.i]! * spanScore,
     };
   }
+}
+
+/** Sentences that go through a list one by one ("The first is...", "Second, ..."). */
+const LIST_ITEM = /^\W*(?:the )?(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|next|last|finally)(?:ly)?\b/i;
+
+/**
+ * For "What are the four freedoms?": the sentences right after the answer's (same chunk) that name the set's members
+ * one by one, up to the number asked for. The sentence that announces a list ("...four essential human freedoms.")
+ * does not hold it.
+ */
+function listed(q: QuestionInfo, candidates: SentenceCandidate[], after: number): number[] {
+  const n = numberedSet(q.text);
+  if (!n) return [];
+  const out: number[] = [];
+  let at = candidates[after]!;
+  while (out.length < n) {
+    const next = candidates.findIndex((c) => c.chunkRank === at.chunkRank && c.position === at.position + 1);
+    if (next < 0 || !LIST_ITEM.test(candidates[next]!.text)) break;
+    out.push(next);
+    at = candidates[next]!;
+  }
+  return out;
 }
 
 export type ReaderSettings = Pick<ReaderModels, 'sentencesForSpans' | 'consensus'>;
