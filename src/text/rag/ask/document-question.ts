@@ -170,9 +170,7 @@ export function answerFromCatalogue(
 
 const COUNT_WORDS = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
 /** "Which president gave two addresses?", "Who gave the most speeches?", "Who gave more than one address?" */
-const COUNTED = new RegExp(
-  `\\b(?:${GIVING}|has|had)\\s+(\\d+|${COUNT_WORDS.join('|')}|more than one|several|multiple|the most|most)\\s+(?:${DOCUMENT})\\b`,
-);
+const COUNTED = new RegExp(`\\b(?:${GIVING}|has|had)\\s+(\\d+|${COUNT_WORDS.join('|')}|more than one|several|multiple|the most|most)\\s+(?:${DOCUMENT})\\b`);
 
 /** How many documents the question asks about per author: a number, at least 2, or the most. */
 function countAsked(q: string): { exactly: number } | { atLeast: number } | 'most' | null {
@@ -191,7 +189,9 @@ function byCount(count: NonNullable<ReturnType<typeof countAsked>>, entries: [st
   const fits = (n: number) => (count === 'most' ? n === most : 'exactly' in count ? n === count.exactly : n >= count.atLeast);
   const authors = [...byAuthor.entries()].filter(([, es]) => fits(es.length));
   if (!authors.length)
-    return { missing: [count === 'most' ? 'the most documents' : 'exactly' in count ? `${count.exactly} documents by one author` : 'several documents by one author'] };
+    return {
+      missing: [count === 'most' ? 'the most documents' : 'exactly' in count ? `${count.exactly} documents by one author` : 'several documents by one author'],
+    };
   const documents = authors.flatMap(([, es]) => es).sort(([, a], [, b]) => (a.date ?? '').localeCompare(b.date ?? ''));
   return {
     source: documents[0]![0],
