@@ -144,4 +144,13 @@ describe('a chunk that opens mid-sentence', () => {
     expect(isFragment('Sentence number 3 speaks.')).toBe(false);
     expect(completeFragment('Nothing in common here.', 'of the forest reserves.')).toBeNull();
   });
+
+  it('is completed when its first word is capitalised too, and a chunk that starts a sentence is left as it is', () => {
+    // Chunks overlap: the previous one ends inside the sentence the next one opens in.
+    const previous = 'Our approach would preserve choice. It would give small businesses and uninsured Americans a chance to choose an affordable health';
+    expect(completeFragment(previous, 'Americans a chance to choose an affordable health care plan.')).toBe(
+      'It would give small businesses and uninsured Americans a chance to choose an affordable health care plan.',
+    );
+    expect(completeFragment('The bill failed. Americans voted in November', 'Americans voted in November.')).toBeNull();
+  });
 });

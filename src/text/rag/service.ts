@@ -400,6 +400,25 @@ export class RagService {
     return this.rank(semantic, keyword, topK, fusion, semanticWeight, normalisation);
   }
 
+  /**
+   * Hybrid search among the chunks of some documents only ("What did Eisenhower warn about?" is about his address:
+   * over the whole collection, other addresses' warnings outrank it). Every chunk of those documents is scored.
+   */
+  async searchIn(query: string, topK: number, sources: ReadonlySet<string>): Promise<SearchHit[]> {
+    await this.ready();
+    const ids = new Set([...this.records.values()].filter((r) => sources.has(r.source)).map((r) => r.id));
+    if (!ids.size) return [];
+    const [qv] = await this.opts.embed([query]);
+    const keyword = new Map(this.bm25!.search(query, this.records.size).filter(([id]) => ids.has(id)));
+    const semantic = new Map<string, number>();
+    if (hasDirection(qv!))
+      for (const id of ids) {
+        const rows = this.sentenceVectors.get(id);
+        if (rows?.length) semantic.set(id, bestRow(qv!, rows));
+      }
+    return this.rank(semantic, keyword, topK, 'weighted', this.opts.semanticWeight, this.opts.normalisation);
+  }
+
   private rank(
     semantic: Map<string, number>,
     keyword: Map<string, number>,

@@ -242,6 +242,25 @@ export function speakerMissing(question: string, people: string[], catalogue: Do
   return authors.some((a) => sameLastName(a, person)) ? null : person;
 }
 
+/**
+ * The documents of the author whose words a "What did X say/warn/propose ...?" question asks for, when the catalogue
+ * names X as an author ("What did Eisenhower warn about?" -> his 1961 address; "Roosevelt" -> both Roosevelts'): the
+ * question is about those documents only. Null otherwise.
+ */
+export function speakerDocuments(question: string, catalogue: DocumentCatalogue): Set<string> | null {
+  const m = WORDS_OF.exec(normalised(question));
+  if (!m) return null;
+  const entries = [...catalogue.entries()].filter(([, meta]) => meta.author);
+  // The subject as the question writes it (capitals kept), for the names in it.
+  const at = normalised(question).indexOf(m[1]!);
+  const subject = question
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(at, at + m[1]!.length);
+  const found = byName(` ${subject}`, entries);
+  return found.entries.length ? new Set(found.entries.map(([source]) => source)) : null;
+}
+
 /** A person's last name, lower case, without a possessive ("Lyndon B. Johnson" -> johnson, "Roosevelt's" -> roosevelt). */
 const lastName = (name: string) =>
   name

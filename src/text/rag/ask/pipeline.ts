@@ -9,9 +9,9 @@ import { RERANK_DEPTH, type RagService, type SearchHit } from '../service.js';
 import type { AnswerType } from './answer-type.js';
 import type { DocumentCatalogue } from '../documents.js';
 import { confidenceOf } from './confidence.js';
-import { type DocumentAnswer, answerFromCatalogue, documentQuestion, saidTopic, sameLastName, speakerMissing } from './document-question.js';
+import { type DocumentAnswer, answerFromCatalogue, documentQuestion, saidTopic, sameLastName, speakerDocuments, speakerMissing } from './document-question.js';
 import { checkQuestion, groundingScore } from './guardrails.js';
-import { completeFragment, isFragment, titleStems } from './passages.js';
+import { completeFragment, titleStems } from './passages.js';
 import type { QuestionNlp } from './question-nlp.js';
 import { type Lexicon, loadLexicon } from './lexicon.js';
 import { DEFAULT_SUPPORT, type SupportSettings, type SupportVerdict, WordVectorCache, type WordVectors, checkSupport } from './support.js';
@@ -149,9 +149,16 @@ export class AskPipeline {
 
     // 3. Hybrid retrieval, and with RAG_RERANK the cross-encoder's order over a deeper candidate list.
     const rerankWarnings: string[] = [];
-    let hits = await time('retrieve', () => this.rag.search(rewritten, this.settings.rerank ? Math.max(topK, RERANK_DEPTH) : topK));
+    // A question about one speaker's words ("What did Eisenhower warn about?") is asked of that speaker's documents.
+    const speakerDocs = this.settings.documents ? speakerDocuments(original, this.settings.documents()) : null;
+    const depth = this.settings.rerank ? Math.max(topK, RERANK_DEPTH) : topK;
+    let hits = await time('retrieve', () => (speakerDocs ? this.rag.searchIn(rewritten, depth, speakerDocs) : this.rag.search(rewritten, depth)));
     if (this.settings.rerank) hits = await time('rerank', () => this.rerank(rewritten, hits, topK, rerankWarnings));
-    onStep?.('retrieve', { results: hits.length, ...(this.settings.rerank ? { reranked: !rerankWarnings.length } : {}) });
+    onStep?.('retrieve', {
+      results: hits.length,
+      ...(speakerDocs ? { within: [...speakerDocs] } : {}),
+      ...(this.settings.rerank ? { reranked: !rerankWarnings.length } : {}),
+    });
 
     // 4. Guardrail 2: only relevant enough chunks go on.
     const kept = await time('guardrail_relevance', () =>
@@ -431,8 +438,10 @@ export class AskPipeline {
     const topBm25 = Math.max(0, ...hits.map((h) => h.bm25_score));
     const candidates: (SentenceCandidate & { hit: SearchHit })[] = hits.flatMap((hit, chunkRank) => {
       const found = splitSentences(hit.text);
-      // A chunk cut mid-sentence opens with a fragment ("of the forest reserves should..."): read it whole.
-      if (found.length && hit.chunk_index > 0 && isFragment(found[0]!)) {
+      // A chunk cut mid-sentence opens with a fragment ("of the forest reserves should...", or "Americans a chance to
+      // choose..." after "...small businesses and uninsured"): read it whole. The previous chunk, which overlaps it,
+      // says whether its first words start a sentence.
+      if (found.length && hit.chunk_index > 0) {
         const previous = this.rag.chunk(hit.source, hit.chunk_index - 1);
         const whole = previous ? completeFragment(previous.text, found[0]!) : null;
         if (whole) found[0] = whole;
