@@ -86,9 +86,12 @@ export function requestValidationErrors(err: FastifyError, request: FastifyReque
 }
 
 /** Fastify's own client errors (unparsable, empty, too large, wrong media type): their status and a plain message. */
-export function fastifyClientError(err: FastifyError): { status: number; kind: string; message: string } | null {
+export function fastifyClientError(err: FastifyError, request?: FastifyRequest): { status: number; kind: string; message: string } | null {
   const known = err.code ? FASTIFY_CLIENT_ERRORS[err.code] : undefined;
-  return known ? { status: err.statusCode ?? 400, kind: known[0], message: known[1] } : null;
+  if (!known) return null;
+  // A body over the limit: the limit, so that the client knows how far to cut.
+  const limit = err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? request?.routeOptions.bodyLimit : undefined;
+  return { status: err.statusCode ?? 400, kind: known[0], message: limit ? `${known[1]} (at most ${limit.toLocaleString('en')} bytes)` : known[1] };
 }
 
 function wantsHtml(request: FastifyRequest): boolean {
@@ -147,10 +150,8 @@ async function errorsPlugin(app: FastifyInstance, opts: ErrorHandlerOptions) {
     }
     const invalid = requestValidationErrors(err, request);
     if (invalid) return reply.code(400).send(validationBody(invalid));
-    const known = err.code ? FASTIFY_CLIENT_ERRORS[err.code] : undefined;
-    if (known) {
-      return reply.code(err.statusCode ?? 400).send({ error: known[0], message: known[1], details: { exception: err.message } });
-    }
+    const client = fastifyClientError(err, request);
+    if (client) return reply.code(client.status).send({ error: client.kind, message: client.message, details: { exception: err.message } });
     if (err.statusCode === 429) {
       return reply.code(429).send({ error: 'TooManyRequests', message: err.message, details: {} });
     }

@@ -25,7 +25,7 @@ export function textErrorHandler(failure: string, domain: (err: FastifyError, re
   return (err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const invalid = requestValidationErrors(err, request);
     if (invalid) return reply.code(400).send({ detail: INVALID_INPUT, errors: invalid });
-    const client = fastifyClientError(err);
+    const client = fastifyClientError(err, request);
     if (client) {
       const detail = client.status === 400 ? INVALID_INPUT : client.message;
       return reply.code(client.status).send({ detail, ...(client.status === 400 ? { reason: client.message } : {}) });

@@ -88,11 +88,13 @@ async function collectionPages(app: FastifyInstance) {
       categories: (data?.categories ?? []).map((c, i, all) => ({
         name: c.name,
         days: Number.isFinite(c.maxDays) ? `${i ? all[i - 1]!.maxDays + 1 : 0} to ${c.maxDays} days old` : `over ${all[i - 1]?.maxDays ?? 0} days old`,
-        refresh: `catalogue every ${c.catalogDays} days, ratings every ${c.ratingsDays}`,
+        refresh: `catalogue every ${c.catalogDays} days, ratings every ${c.ratingsDays} days`,
       })),
       runs,
       chart: runChartSvg(points),
       operator: operator(request),
+      // A run needs both API keys: without them the button is not offered, and the page says what to set.
+      missingKeys: (['CATALOG_API_KEY', 'RATINGS_API_KEY'] as const).filter((k) => !app.config[k]),
       message,
     });
   };

@@ -153,10 +153,11 @@ describe('error bodies of the text domain: its {detail} shape, with field errors
     expect(res.json().errors).toEqual([{ loc: ['extra'], msg: 'Extra field not permitted', type: 'unrecognized_keys' }]);
   });
 
-  it.each(['/rag/search', '/rag/ask', '/analyze/sentiment'])('%s keeps 413 and 415 and explains malformed JSON', async (url) => {
+  it.each(['/rag/search', '/rag/ask', '/analyze/sentiment'])('%s keeps 413 (naming the limit) and 415 and explains malformed JSON', async (url) => {
     const big = await post(url, JSON.stringify({ query: 'x'.repeat(5000), question: 'x', text: 'x' }), { 'content-type': 'application/json' });
     expect(big.statusCode).toBe(413);
-    expect(big.json()).toEqual({ detail: 'Request body is larger than the service accepts' });
+    // BODY_LIMIT_BYTES of this app: 4096.
+    expect(big.json()).toEqual({ detail: 'Request body is larger than the service accepts (at most 4,096 bytes)' });
     const xml = await post(url, '<query>x</query>', { 'content-type': 'application/xml' });
     expect(xml.statusCode).toBe(415);
     expect(xml.json().detail).toMatch(/Content-Type/);

@@ -105,9 +105,9 @@ describe.each([
     await fill({ pclass: '1', sex: 'female', age: '29', sibsp: '0', parch: '0', embarked: 'C', name_title: 'Mrs' });
     const [res] = await Promise.all([page.waitForNavigation(), page.click('button[type="submit"]')]);
     expect(res?.status()).toBe(200);
+    // The heading says the outcome; the line under it, how sure the model is (not the outcome again).
     expect(await page.locator('h1').innerText()).toBe('Likely survived');
-    expect(await page.locator('#outcome').innerText()).toMatch(/Passenger likely survived with \d+\.\d% confidence/);
-    expect(await page.locator('#confidence').innerText()).toBe('high');
+    expect(await page.locator('#outcome').innerText()).toMatch(/^The model's confidence in this outcome: \d+\.\d% \(high\)\.$/);
     expect(await page.locator('#family-size').innerText()).toBe('1');
     const src = await page.getAttribute('img.plot', 'src');
     expect(src).toMatch(/^\/static\/images\/shap_explanation_/);

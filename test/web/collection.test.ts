@@ -111,6 +111,17 @@ describe('"Run now" is for operators', () => {
     expect((await app.inject({ url: '/api/collection/runs' })).json().runs.length).toBe(before);
   });
 
+  it('is not offered without the API keys: the page names the keys to set', async () => {
+    const keyless = await makeApp({ CATALOG_BASE_URL: h.fake.catalogUrl, RATINGS_BASE_URL: h.fake.ratingsUrl, RATINGS_API_KEY: 'ratings-secret' });
+    try {
+      const page = (await keyless.inject({ url: '/collection' })).body;
+      expect(page).toMatch(/id="run-now-keys">A run needs CATALOG_API_KEY set on the service/);
+      expect(page).not.toContain('form method="post" action="/collection/run"');
+    } finally {
+      await keyless.close();
+    }
+  });
+
   it('asks for the token when ADMIN_TOKEN is set, and starts a run only with the right one', async () => {
     const guarded = await makeApp({
       CATALOG_BASE_URL: h.fake.catalogUrl,
