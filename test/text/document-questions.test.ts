@@ -46,6 +46,7 @@ describe('questions about the documents themselves', () => {
     ['Who proposed a Job Corps?', 'proposed a Job Corps?'],
     ['Whose address mentions the Interstate highways?', 'mentions the Interstate highways?'],
     ['What president warned about the military-industrial complex?', 'warned about the military-industrial complex?'],
+    ['Who was president during the Civil War?', 'during the Civil War?'],
   ])('"%s" looks for the sentence that says "%s" (not one that names a president)', (q, topic) => {
     expect(saidTopic(q)).toBe(topic);
   });

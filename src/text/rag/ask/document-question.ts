@@ -72,7 +72,8 @@ export function documentQuestion(question: string): DocumentFact | null {
  * names its speaker: the sentence wanted is the one about the topic. Null when the question has no such opening.
  */
 export function saidTopic(question: string): string | null {
-  const m = new RegExp(`^\\s*(?:who|whose (?:${DOCUMENT})|(?:which|what) (?:${ROLE}))\\s+(.+)$`, 'i').exec(question);
+  // "Who was president during the Civil War?" -> "during the Civil War?": the role is the answer, not the topic.
+  const m = new RegExp(`^\\s*(?:who (?:was|is|were) (?:the )?(?:${ROLE})|who|whose (?:${DOCUMENT})|(?:which|what) (?:${ROLE}))\\s+(.+)$`, 'i').exec(question);
   return m?.[1] && /\p{L}{3}/u.test(m[1]) ? m[1] : null;
 }
 
