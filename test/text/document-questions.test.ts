@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerFromCatalogue, documentQuestion, formatDate, saidTopic, speakerMissing } from '../../src/text/rag/ask/document-question.js';
+import { answerFromCatalogue, documentQuestion, formatDate, outdatedFor, saidTopic, speakerMissing } from '../../src/text/rag/ask/document-question.js';
 import { type DocumentMeta, documentCatalogue } from '../../src/text/rag/documents.js';
 import { entityCoverage } from '../../src/text/rag/ask/pipeline.js';
 import type { SearchHit } from '../../src/text/rag/service.js';
@@ -49,6 +49,26 @@ describe('questions about the documents themselves', () => {
     ['Who was president during the Civil War?', 'during the Civil War?'],
   ])('"%s" looks for the sentence that says "%s" (not one that names a president)', (q, topic) => {
     expect(saidTopic(q)).toBe(topic);
+  });
+});
+
+describe('questions about the present, of a collection whose newest document is old', () => {
+  const old = new Map<string, DocumentMeta>([
+    ['a.txt', { author: 'Abraham Lincoln', date: '1862-12-01' }],
+    ['b.txt', { author: 'Barack Obama', date: '2010-01-27' }],
+  ]);
+  const now = new Date('2026-11-25T12:00:00Z');
+
+  it.each(['Who is the current president of the United States?', 'What will the weather be like tomorrow?', 'What is the stock price of Apple today?'])(
+    '"%s" gets the newest date (the documents cannot say what is current)',
+    (q) => expect(outdatedFor(q, old, now)).toBe('2010-01-27'),
+  );
+
+  it('leaves alone questions about the past, what an author said of "the current" anything, and recent or undated collections', () => {
+    expect(outdatedFor('Who was president in 1862?', old, now)).toBeNull();
+    expect(outdatedFor('What did Obama say about the current crisis?', old, now)).toBeNull();
+    expect(outdatedFor('What is the current interest rate?', new Map([['r.txt', { date: '2026-10-01' }]]), now)).toBeNull();
+    expect(outdatedFor('What is the current interest rate?', new Map([['r.txt', { author: 'Treasury' }]]), now)).toBeNull();
   });
 });
 

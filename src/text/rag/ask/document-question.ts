@@ -262,6 +262,27 @@ export function speakerDocuments(question: string, catalogue: DocumentCatalogue)
   return found.entries.length ? new Set(found.entries.map(([source]) => source)) : null;
 }
 
+/** Words that place a question in the asker's present: "today", "right now", "the current president", "tomorrow". */
+const PRESENT =
+  /\b(?:today|tonight|tomorrow|yesterday|right now|nowadays|these days|currently|current|latest|this (?:week|month|year)|next (?:week|month|year)|last (?:night|week|month))\b/i;
+
+/**
+ * The date of the newest document when a question asks about the present ("Who is the current president?", "What
+ * will the weather be like tomorrow?") and every dated document of the catalogue is more than a year old: such a
+ * collection cannot say what is current, and a passage that happens to say "current" or "tomorrow" is from its own
+ * time. Null when the question is not about the present, when it asks what an author said ("What did Obama say about
+ * the current crisis?"), or when the catalogue has no dates or a recent one.
+ */
+export function outdatedFor(question: string, catalogue: DocumentCatalogue, now = new Date()): string | null {
+  if (!PRESENT.test(question) || WORDS_OF.test(normalised(question))) return null;
+  const dates = [...catalogue.values()].flatMap((m) => (m.date ? [m.date] : [])).sort();
+  const newest = dates.at(-1);
+  if (!newest) return null;
+  const yearAgo = new Date(now);
+  yearAgo.setFullYear(now.getFullYear() - 1);
+  return newest < yearAgo.toISOString().slice(0, 10) ? newest : null;
+}
+
 /** A person's last name, lower case, without a possessive ("Lyndon B. Johnson" -> johnson, "Roosevelt's" -> roosevelt). */
 const lastName = (name: string) =>
   name

@@ -9,7 +9,16 @@ import { RERANK_DEPTH, type RagService, type SearchHit } from '../service.js';
 import type { AnswerType } from './answer-type.js';
 import type { DocumentCatalogue } from '../documents.js';
 import { confidenceOf } from './confidence.js';
-import { type DocumentAnswer, answerFromCatalogue, documentQuestion, saidTopic, sameLastName, speakerDocuments, speakerMissing } from './document-question.js';
+import {
+  type DocumentAnswer,
+  answerFromCatalogue,
+  documentQuestion,
+  outdatedFor,
+  saidTopic,
+  sameLastName,
+  speakerDocuments,
+  speakerMissing,
+} from './document-question.js';
 import { checkQuestion, groundingScore } from './guardrails.js';
 import { completeFragment, titleStems } from './passages.js';
 import type { QuestionNlp } from './question-nlp.js';
@@ -210,6 +219,9 @@ export class AskPipeline {
       notInCatalogue = [speaker];
       guardrails.catalogue = { fact: 'speaker', passed: false, missing: [speaker] };
     }
+    // "Who is the current president?" of a collection whose newest document is from 2010.
+    const newest = !fact && !speaker && this.settings.documents ? outdatedFor(original, this.settings.documents()) : null;
+    if (newest) guardrails.catalogue = { fact: 'present', passed: false, newest };
     if (fact) {
       const catalogue = this.settings.documents!();
       const sources = [...new Set(kept.map((h) => h.source))];
@@ -254,13 +266,15 @@ export class AskPipeline {
         timings,
         warnings: [...rerankWarnings, warning],
       });
-    if (!kept.length || !support?.passed || notInCatalogue)
+    if (!kept.length || !support?.passed || notInCatalogue || newest)
       return notFound(
-        notInCatalogue
-          ? `No document of the collection's catalogue (${DOCUMENTS_NOTE}) matches ${notInCatalogue.map((m) => `"${m}"`).join(', ')}: the question is not answered from another one.`
-          : support
-            ? `The retrieved passages do not mention ${support.missing.map((m) => `"${m}"`).join(', ')}: the question is not answered from them.`
-            : 'No retrieved passage reached the relevance threshold.',
+        newest
+          ? `The question asks about the present, and the newest document of the collection's catalogue (${DOCUMENTS_NOTE}) is dated ${newest}: the documents cannot say what is current.`
+          : notInCatalogue
+            ? `No document of the collection's catalogue (${DOCUMENTS_NOTE}) matches ${notInCatalogue.map((m) => `"${m}"`).join(', ')}: the question is not answered from another one.`
+            : support
+              ? `The retrieved passages do not mention ${support.missing.map((m) => `"${m}"`).join(', ')}: the question is not answered from them.`
+              : 'No retrieved passage reached the relevance threshold.',
       );
 
     // 5. Answer, read from the passages that support the question on their own (the others only share some of its words),
