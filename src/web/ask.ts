@@ -56,7 +56,7 @@ async function askPages(app: FastifyInstance) {
     try {
       const asker = await app.rag.ask();
       const result = await asker.ask(question, 5);
-      const passages = result.context.map((c) => ({ ...c, parts: highlight(c.text, result.answer_passage) }));
+      const passages = result.context.map((c) => ({ ...c, by: app.rag.describe(c.source), parts: highlight(c.text, result.answer_passage) }));
       return reply.page('ask', 'Ask the documents: answer', { ...common, error: null, result, passages });
     } catch (err) {
       if (err instanceof TextHttpError && err.statusCode === 400) {

@@ -33,6 +33,14 @@ describe("support check: the kept passages must contain the question's key conte
     expect((await check('Which school in Massachusetts did Horace Mann found?', [navy, schools])).passed).toBe(true);
   });
 
+  it('counts a participle that makes a compound noun ("boiling point") as a noun: a passage on another point is no answer', async () => {
+    expect(questionNlp('What is the boiling point of water?').nouns).toEqual(['boiling', 'point', 'water']);
+    // "boiling" is not in this lexicon (rare): a required noun that the passage lacks.
+    const v = await check('What is the boiling point of water?', [passage('At that point the troops carried water inland.')]);
+    expect(v.passed).toBe(false);
+    expect(v.missing).toContain('boiling');
+  });
+
   it('refuses when most of the rarity-weighted content words are absent', async () => {
     const v = await check('How were the ironclad ships armoured and propelled?', [schools]);
     expect(v.passed).toBe(false);

@@ -9,6 +9,7 @@ import { taskFile } from '../../infra/worker-pool.js';
 import { TextHttpError } from '../errors.js';
 import { ModelLoadError, hubSettings } from '../hub.js';
 import { DEFAULT_TEXT_MODELS, type QaReader, loadCrossEncoder, loadEmbedder, loadQaReader } from '../models.js';
+import { formatDate } from './ask/document-question.js';
 import { AskPipeline } from './ask/pipeline.js';
 import { DEFAULT_ABBREVIATIONS } from './ask/rewrite.js';
 import { ChromaServer, heartbeat } from './chroma-server.js';
@@ -29,6 +30,8 @@ declare module 'fastify' {
       chroma: ChromaServer | null;
       /** The extractive reader of READER_MODEL, loaded on first use; null when READER_MODEL is unset. */
       reader: (() => Promise<QaReader>) | null;
+      /** A document as its catalogue entry names it ("Franklin D. Roosevelt, January 6, 1941"), or null without one. */
+      describe(source: string): string | null;
     };
   }
 }
@@ -115,6 +118,7 @@ async function ragPlugin(app: FastifyInstance) {
         })
     : null;
 
+  const documents = documentCatalogue(fromRoot(c.DOCS_DIR), (message) => app.log.warn(message));
   const pipeline = lazy(
     async () =>
       new AskPipeline(await service(), app.llm, {
@@ -128,15 +132,21 @@ async function ragPlugin(app: FastifyInstance) {
         reader,
         readInWorker: (args) => app.workers.run(readerTask, 'read', args),
         tagInWorker: (question) => app.workers.run(readerTask, 'tag', question),
-        documents: documentCatalogue(fromRoot(c.DOCS_DIR), (message) => app.log.warn(message)),
+        documents,
       }),
   );
+  const describe = (source: string) => {
+    const meta = documents().get(source);
+    const parts = [meta?.author, meta?.date ? formatDate(meta.date, false) : null].filter(Boolean);
+    return parts.length ? parts.join(', ') : null;
+  };
 
   app.decorate('rag', {
     service,
     ask: pipeline,
     chroma,
     reader,
+    describe,
     async start() {
       const rag = await service();
       if (!c.RAG_INDEX_ON_START) return rag.sync();

@@ -33,8 +33,12 @@ export function extractEntities(question: string): Entities {
 }
 
 export function questionNouns(question: string): string[] {
-  const nouns = termsOf(question)
-    .filter((t) => t.tags.has('Noun') && !t.tags.has('Verb') && !t.tags.has('Pronoun'))
+  const terms = termsOf(question);
+  // A participle that makes a compound noun with the noun after it ("boiling point", "melting point") is part of
+  // what is asked about: "the boiling point of water" is not answered by a passage about some other point.
+  const compound = (i: number) => terms[i]!.tags.has('Adjective') && /ing$/i.test(terms[i]!.text) && !!terms[i + 1]?.tags.has('Noun');
+  const nouns = terms
+    .filter((t, i) => (t.tags.has('Noun') && !t.tags.has('Verb') && !t.tags.has('Pronoun')) || compound(i))
     .map((t) =>
       t.text
         .toLowerCase()
