@@ -295,7 +295,7 @@ describe('POST /rag/ask with a catalogue of the documents', () => {
     expect(res.body).toContain('From the catalogue of the documents (documents.json), not from their text.');
     // Found by its year, the document's passage is shown as such, not as the source of the answer.
     expect(res.body).toMatch(/A passage of that document \(the catalogue gives the answer\): <em id="answer-sentence">[^<]*(poverty|Job Corps)/);
- 
+
     // Passages are labelled with their catalogue entry's author and date, then the file name.
     const passages = await app.inject({ url: `/ask?question=${encodeURIComponent('What did Johnson propose for the young?')}` });
     expect(passages.body).toContain('<strong>Lyndon B. Johnson, January 8, 1964</strong> (1964_johnson.txt), part 1');
