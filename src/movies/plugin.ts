@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { DirLockedError } from '../infra/dir-lock.js';
 import { lazy } from '../infra/lazy.js';
-import { type ContextOptions, type MoviesContext, createMoviesContext, defaultRunParams } from './context.js';
+import { type ContextOptions, type MoviesContext, createMoviesContext, defaultRunParams, missingKeys } from './context.js';
 import { CATEGORIES } from './age.js';
 import { type StartOutcome, collectionStatus, startRun, withProgress } from './control.js';
 import { moviesRoutes } from './routes.js';
@@ -24,6 +24,8 @@ declare module 'fastify' {
       overview(runs: number): Promise<{ status: Awaited<ReturnType<typeof collectionStatus>>; runs: RunRecord[]; categories: typeof CATEGORIES }>;
       /** Starts a run with the default parameters (the page's "Run now"). */
       runNow(trigger: RunTrigger): Promise<StartOutcome>;
+      /** The API keys a run needs that are not set (a run cannot start without them). */
+      missingKeys(): Promise<string[]>;
     };
   }
 }
@@ -58,7 +60,7 @@ async function moviesPlugin(app: FastifyInstance, opts: { contextOptions?: Conte
   };
   const runNow = async (trigger: RunTrigger) =>
     startRun(await context(), trigger, defaultRunParams(), (err) => app.log.error({ err }, 'collection run failed to start'));
-  app.decorate('movies', { context, start, overview, runNow });
+  app.decorate('movies', { context, start, overview, runNow, missingKeys: async () => missingKeys((await context()).settings) });
   app.health.register('movies', () => {
     const error = context.error();
     return { ready: context.state() !== 'failed', state: context.state(), ...(error ? { error } : {}) };

@@ -76,8 +76,10 @@ async function collectionPages(app: FastifyInstance) {
 
   const render = async (request: FastifyRequest, reply: FastifyReply, message: { kind: 'ok' | 'error'; text: string } | null) => {
     let data: Awaited<ReturnType<typeof app.movies.overview>> | null = null;
+    let missingKeys: string[] = [];
     try {
       data = await app.movies.overview(RUNS_SHOWN);
+      missingKeys = await app.movies.missingKeys();
     } catch (err) {
       request.log.warn({ err }, 'collection page: the collection is unavailable');
     }
@@ -94,7 +96,7 @@ async function collectionPages(app: FastifyInstance) {
       chart: runChartSvg(points),
       operator: operator(request),
       // A run needs both API keys: without them the button is not offered, and the page says what to set.
-      missingKeys: (['CATALOG_API_KEY', 'RATINGS_API_KEY'] as const).filter((k) => !app.config[k]),
+      missingKeys,
       message,
     });
   };

@@ -121,4 +121,4 @@ export function headNoun(question: string): string | null {
   return null;
 }
 
-export { completeFragment, isFragment } from './passages.js';
+export { completeFragment } from './passages.js';

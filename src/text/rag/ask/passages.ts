@@ -2,9 +2,6 @@
 // words. The event loop's thread uses them; the tagger-based steps run in the worker (question-nlp.ts, reader-task.ts).
 import { bm25Tokens, titleWords } from '../../search/bm25.js';
 
-/** A chunk's first "sentence" is a fragment when a chunk cut mid-sentence: it starts with a small letter or a mark. */
-export const isFragment = (sentence: string) => /^[\p{Ll},;:)\]—–-]/u.test(sentence.trimStart());
-
 /**
  * The whole sentence of a fragment that opens a chunk, from the previous chunk of the same document (chunks overlap,
  * so the fragment's start is in it): the text from that sentence's start up to the fragment, then the fragment. Null

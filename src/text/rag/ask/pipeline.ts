@@ -159,7 +159,9 @@ export class AskPipeline {
     // 3. Hybrid retrieval, and with RAG_RERANK the cross-encoder's order over a deeper candidate list.
     const rerankWarnings: string[] = [];
     // A question about one speaker's words ("What did Eisenhower warn about?") is asked of that speaker's documents.
-    const speakerDocs = this.settings.documents ? speakerDocuments(original, this.settings.documents()) : null;
+    // The documents' catalogue, read once for the whole question (each read checks the file).
+    const catalogue = this.settings.documents?.() ?? null;
+    const speakerDocs = catalogue ? speakerDocuments(original, catalogue) : null;
     const depth = this.settings.rerank ? Math.max(topK, RERANK_DEPTH) : topK;
     let hits = await time('retrieve', () => (speakerDocs ? this.rag.searchIn(rewritten, depth, speakerDocs) : this.rag.search(rewritten, depth)));
     if (this.settings.rerank) hits = await time('rerank', () => this.rerank(rewritten, hits, topK, rerankWarnings));
@@ -210,20 +212,19 @@ export class AskPipeline {
 
     // 4c. A question about the documents themselves ("Who gave the 1941 address?") is answered from the catalogue: the
     // entry its year or name picks out, or that of the best passage when its topic is supported there.
-    const fact = this.settings.documents ? documentQuestion(original) : null;
+    const fact = catalogue ? documentQuestion(original) : null;
     let notInCatalogue: string[] | null = null;
     // "What did John F. Kennedy say ...?" of a collection with no address by Kennedy: a passage that names him (Obama's
     // "the vision of John F. Kennedy") is not his words.
-    const speaker = !fact && this.settings.documents ? speakerMissing(original, entities.people, this.settings.documents()) : null;
+    const speaker = !fact && catalogue ? speakerMissing(original, entities.people, catalogue) : null;
     if (speaker) {
       notInCatalogue = [speaker];
       guardrails.catalogue = { fact: 'speaker', passed: false, missing: [speaker] };
     }
     // "Who is the current president?" of a collection whose newest document is from 2010.
-    const newest = !fact && !speaker && this.settings.documents ? outdatedFor(original, this.settings.documents()) : null;
+    const newest = !fact && !speaker && catalogue ? outdatedFor(original, catalogue) : null;
     if (newest) guardrails.catalogue = { fact: 'present', passed: false, newest };
-    if (fact) {
-      const catalogue = this.settings.documents!();
+    if (fact && catalogue) {
       const sources = [...new Set(kept.map((h) => h.source))];
       let found = answerFromCatalogue(original, fact, catalogue, sources);
       let read: Awaited<ReturnType<AskPipeline['extract']>> | null = null;
@@ -347,7 +348,7 @@ export class AskPipeline {
     const confidence = await time('confidence', () =>
       confidenceOf(
         kept.map((h) => h.semantic_score),
-        entityCoverage(entityList, kept, (source) => this.settings.documents?.().get(source)?.author),
+        entityCoverage(entityList, kept, (source) => catalogue?.get(source)?.author),
         answered.support ?? undefined,
       ),
     );
