@@ -41,6 +41,19 @@ describe("support check: the kept passages must contain the question's key conte
     expect(v.missing).toContain('boiling');
   });
 
+  it('reads the word after the named subject of "did" as the main verb, not a noun the passages must hold', async () => {
+    // The tagger reads "launch", "view" and "invade" here as nouns; as nouns they would be the things asked about.
+    expect(questionNlp('What did Pope Leo X launch against Luther?').nouns).not.toContain('launch');
+    expect(questionNlp('Who did Luther view as the Antichrist?').nouns).not.toContain('view');
+    expect(questionNlp("In what year did the Norman's invade at Bannow Bay?").nouns).toEqual(['year', 'norman', 'bannow', 'bay']);
+    // A common noun after a named subject is part of it when a verb follows ("did Kennedy administration officials say").
+    expect(questionNlp('What did Kennedy administration officials say about Cuba?').nouns).toContain('administration');
+    // Before, "launch" (a general English word) was the one thing asked about, so a passage without it was refused.
+    const q = 'What did Pope Leo X launch against Luther?';
+    const withLaunch = lexiconOf(['the', 'what', 'did', 'against', 'launch', 'sent', 'bull']);
+    expect((await checkSupport(q, questionNlp(q), [passage('Pope Leo X sent a bull against Luther in 1520.')], withLaunch)).passed).toBe(true);
+  });
+
   it('refuses when most of the rarity-weighted content words are absent', async () => {
     const v = await check('How were the ironclad ships armoured and propelled?', [schools]);
     expect(v.passed).toBe(false);

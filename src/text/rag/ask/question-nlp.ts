@@ -4,7 +4,7 @@
 // loop's thread never loads it.
 import nlp from 'compromise';
 import { type AnswerType, answerType } from './answer-type.js';
-import { termsOf } from './extractive.js';
+import { type Term, termsOf } from './extractive.js';
 import type { Entities } from './rewrite.js';
 
 export interface QuestionNlp {
@@ -37,8 +37,9 @@ export function questionNouns(question: string): string[] {
   // A participle that makes a compound noun with the noun after it ("boiling point", "melting point") is part of
   // what is asked about: "the boiling point of water" is not answered by a passage about some other point.
   const compound = (i: number) => terms[i]!.tags.has('Adjective') && /ing$/i.test(terms[i]!.text) && !!terms[i + 1]?.tags.has('Noun');
+  const mainVerb = doSupportVerb(terms);
   const nouns = terms
-    .filter((t, i) => (t.tags.has('Noun') && !t.tags.has('Verb') && !t.tags.has('Pronoun')) || compound(i))
+    .filter((t, i) => i !== mainVerb && ((t.tags.has('Noun') && !t.tags.has('Verb') && !t.tags.has('Pronoun')) || compound(i)))
     .map((t) =>
       t.text
         .toLowerCase()
@@ -46,4 +47,26 @@ export function questionNouns(question: string): string[] {
         .replace(/['’]s$/, ''),
     );
   return [...new Set(nouns)];
+}
+
+const DETERMINERS = new Set(['the', 'a', 'an', 'this', 'that', 'these', 'those']);
+
+/**
+ * In "What did Pope Leo X launch against Luther?" or "Who did Luther view as the Antichrist?", the word after the
+ * named subject of "did/does/do" is the question's main verb, which the tagger often reads as a noun ("launch",
+ * "view", "invade"): its position, when it is lower case and ends the question or comes before a preposition, a
+ * determiner or "to"; otherwise -1.
+ */
+export function doSupportVerb(terms: Pick<Term, 'text' | 'tags'>[]): number {
+  const at = terms.findIndex((t) => /^(did|does|do)$/i.test(t.text));
+  if (at < 0) return -1;
+  let i = at + 1;
+  if (DETERMINERS.has(terms[i]?.text.toLowerCase() ?? '')) i++;
+  const subjectStart = i;
+  while (i < terms.length && /^\p{Lu}/u.test(terms[i]!.text)) i++;
+  const verb = terms[i];
+  if (i === subjectStart || !verb || !/^\p{Ll}+$/u.test(verb.text) || !verb.tags.has('Noun')) return -1;
+  const next = terms[i + 1];
+  const endsOrLinks = !next || next.tags.has('Preposition') || next.tags.has('Determiner') || /^(to|as|about|on|in|at|with|for|against|into)$/i.test(next.text);
+  return endsOrLinks ? i : -1;
 }
