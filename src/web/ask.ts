@@ -35,6 +35,16 @@ function exampleQuestions(docsDir: string): string[] {
   }
 }
 
+/** The confidence's factors in plain words for the page (the API's `confidence_explanation` names them as factors). */
+export function confidenceInWords(factors: Record<string, number>, passages: number): string {
+  const parts = [
+    `${passages} passage${passages === 1 ? '' : 's'} used, matching the question's meaning at ${factors.retrieval_quality!.toFixed(2)} on average (0 to 1)`,
+    `${Math.round(factors.entity_coverage! * 100)}% of them naming what the question names`,
+  ];
+  if (factors.answer_support !== undefined) parts.push(`the reader's estimate that this answer is right: ${Math.round(factors.answer_support * 100)}%`);
+  return `${parts.join('; ')}.`;
+}
+
 async function askPages(app: FastifyInstance) {
   const examples = exampleQuestions(app.config.DOCS_DIR);
   /** The collection as the page describes it; null while the index is not available. */
@@ -57,7 +67,17 @@ async function askPages(app: FastifyInstance) {
       const asker = await app.rag.ask();
       const result = await asker.ask(question, 5);
       const passages = result.context.map((c) => ({ ...c, by: app.rag.describe(c.source), parts: highlight(c.text, result.answer_passage) }));
-      return reply.page('ask', 'Ask the documents: answer', { ...common, error: null, result, passages });
+      // Without a language model the hint under the answer says so; the API's warning would repeat it.
+      const warnings = app.llm.available ? result.warnings : result.warnings.filter((w) => !w.startsWith('No language model is configured'));
+      return reply.page('ask', 'Ask the documents: answer', {
+        ...common,
+        error: null,
+        result,
+        passages,
+        warnings,
+        llmConfigured: app.llm.available,
+        confidenceWords: confidenceInWords(result.confidence_factors as unknown as Record<string, number>, result.context.length),
+      });
     } catch (err) {
       if (err instanceof TextHttpError && err.statusCode === 400) {
         reply.code(400);
