@@ -250,7 +250,9 @@ describe("support check: the kept passages must contain the question's key conte
 
   describe('what the question asks about', () => {
     const words = lexiconOf([
-      ...'the of and to in a is what which who did how many capital operates college nation war france french spain commerce schools'.split(' '),
+      ...'the of and to in a is what which who did how many capital operates college nation war france french spain commerce schools best way lose weight forward hope peace'.split(
+        ' ',
+      ),
       ...Array.from({ length: 12_000 }, (_, i) => `filler${i}`),
       // Rare: a rare noun is required, unless it is the kind of answer asked for.
       'denomination',
@@ -268,6 +270,13 @@ describe("support check: the kept passages must contain the question's key conte
       expect(v.passed).toBe(false);
       expect(v.missing).toEqual(['capital']);
       expect((await ask('What is the capital of France?', 'Paris, the capital of France, was calm.')).passed).toBe(true);
+    });
+
+    it('does not count "way" as a thing asked about: "the best way to lose weight" asks about weight', async () => {
+      const v = await ask('What is the best way to lose weight?', 'The best way forward for the nation is the hope of peace.');
+      expect(v.terms.map((t) => t.text)).not.toContain('way');
+      expect(v.passed).toBe(false);
+      expect(v.missing).toContain('weight');
     });
   });
 });

@@ -81,6 +81,8 @@ const FRAME = new Set(
   bm25Tokens(
     'say said says tell told describe described explain explained mention mentioned name named call called mean meant ' +
       'happen happened think thought talk talked speak spoke address addressed discuss discussed according kind type example ' +
+      // "the best way to lose weight": the way is how the question asks, weight what it asks about.
+      'way ways ' +
       // "how many", "how much": the question word, not a thing asked about; "what does the acronym X stand for".
       'many much acronym abbreviation',
   ),
