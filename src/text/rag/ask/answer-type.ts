@@ -30,10 +30,24 @@ export function answerType(question: string): AnswerType {
   // Asking for a person, a time, a place or one of a kind is a factoid, whatever the verb ("which summit did she speak about?").
   if (!/\bwhy\b/.test(q) && /^(\w+ )?(which|who|whom|whose|when|where)\b|^(in |during |by )?what (year|date|month|day|century|decade)\b/.test(q))
     return 'factoid';
-  if (/^\s*how\b|\bhow (did|do|does|is|are|was|were|can|could|should|will|would|has|have|had)\b/.test(q) && !HOW_QUANTITY.test(q)) return 'open';
+  if (/^\s*how\b|\bhow (did|do|does|is|are|was|were|can|could|should|will|would|has|have|had)\b/.test(q) && !HOW_QUANTITY.test(q) && !howDegree(q))
+    return 'open';
   if (embeddedThing(q)) return 'factoid';
   if (definition(question)) return 'open';
   return OPEN.some((re) => re.test(q)) ? 'open' : 'factoid';
+}
+
+/**
+ * "How popular was the show?", "How recently...", "How successful was the effort?": "how" before an adjective or an
+ * adverb asks for a degree, answered like a quantity ("the most popular show", "a disaster"), as HOW_QUANTITY's
+ * words are; "how" before a verb asks for a manner.
+ */
+function howDegree(q: string): boolean {
+  const next = /\bhow ([a-z]+)\b/.exec(q)?.[1];
+  if (!next || ['come', 'else', 'exactly', 'so', 'then'].includes(next)) return false;
+  const term = (nlp(next).terms().json() as { terms: { tags: string[] }[] }[])[0];
+  const tags = term?.terms[0]?.tags ?? [];
+  return (tags.includes('Adjective') || tags.includes('Adverb')) && !tags.includes('Verb');
 }
 
 const NUMBER_WORDS = 'two|three|four|five|six|seven|eight|nine|ten|\\d+';
