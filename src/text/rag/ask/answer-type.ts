@@ -63,6 +63,34 @@ export function numberedSet(question: string): number | null {
   return /^\d+$/.test(m) ? Number(m) : NUMBER_WORDS.split('|').indexOf(m.toLowerCase()) + 2;
 }
 
+/** Heads that make "what is the X Y?" ask for a value ("the average family size"), not for a description. */
+const ATTRIBUTES = new Set(
+  (
+    'name size number population capital cost costs price date age height length width depth distance rate amount total ' +
+    'percentage share budget salary title area speed weight score result value level time year day month figure sum ' +
+    'deficit surplus debt revenue income balance count majority margin ratio'
+  ).split(' '),
+);
+/** "What is the homestead law?": a thing named by common words, two to four of them (a modifier and its head). */
+const WHAT_IS_COMMON_NAME = /^\s*[Ww]hat (?:is|was|are|were) (?:the|an?) ((?:[a-z][a-z'-]* ){1,3})([a-z][a-z-]*)\s*\?*\s*$/;
+/** Modifiers that pick one of several ("the largest city", "the first act", "the current rate"): an attribute. */
+const SELECTING = /^(\w+est|first|second|third|last|next|previous|main|only|current|present|latest|new|old|other|same|whole)$/;
+
+/** "What is the homestead law?", "What was the gold standard?": a description, unless the head is an attribute. */
+function commonNameDefinition(question: string): boolean {
+  const m = WHAT_IS_COMMON_NAME.exec(question);
+  if (!m) return false;
+  const modifiers = m[1]!.trim().split(' ');
+  if (ATTRIBUTES.has(m[2]!) || modifiers.some((w) => SELECTING.test(w))) return false;
+  // Only nouns and adjectives, ending in a noun: "the mace made of", "the naval base called" ask about something else.
+  const tags = (nlp(`the ${m[1]!}${m[2]!}`).json() as { terms: { tags: string[] }[] }[]).flatMap((t) => t.terms.slice(1).map((x) => x.tags));
+  return (
+    tags.length === modifiers.length + 1 &&
+    tags.every((t) => (t.includes('Noun') || t.includes('Adjective')) && !t.includes('Verb') && !t.includes('Preposition') && !t.includes('Pronoun')) &&
+    tags.at(-1)!.includes('Noun')
+  );
+}
+
 /**
  * A question asking what a named thing is ("What is the Monroe Doctrine?") or what the members of a numbered set are
  * ("What are the four freedoms?") wants a description or a list: a sentence, not a span of one (a span had given
@@ -70,7 +98,7 @@ export function numberedSet(question: string): number | null {
  */
 function definition(question: string): boolean {
   const name = WHAT_IS_NAME.exec(question)?.[1];
-  if (name) return true;
+  if (name || commonNameDefinition(question)) return true;
   return WHAT_ARE_THE_N.test(question);
 }
 
