@@ -215,6 +215,10 @@ describe.each([
     expect(await page.locator('#result').innerText()).toMatch(/Result: positive/);
     expect(await page.locator('.bar-row').count()).toBe(10);
     expect(await page.inputValue('#text')).toContain('<script>alert(3)</script>');
+    // An everyday review for the documentation's picture.
+    await page.fill('#text', 'The waiter was friendly and the pasta was delicious, we will definitely come back.');
+    await Promise.all([page.waitForNavigation(), page.click('button[type="submit"]')]);
+    expect(await page.locator('#result').innerText()).toMatch(/Result: positive/);
     if (!suffix) await page.screenshot({ path: join(shots, 'page-sentiment.png'), fullPage: true });
     await page.fill('#text', '   ');
     const [empty] = await Promise.all([page.waitForNavigation(), page.click('button[type="submit"]')]);
