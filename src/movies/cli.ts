@@ -2,9 +2,9 @@
 //                    [--include-frozen] [--unfreeze TMDB_ID] [--max-pages N] [--min-vote-count N]
 // When a service runs on the same DATA_DIR, the work is done by that service (its operator routes) and followed here;
 // otherwise this process opens the database itself (refusing if another process holds the embedded one).
-import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { pino } from 'pino';
+import { cliArgs } from '../infra/cli-args.js';
 import { type Config, loadConfig } from '../infra/config.js';
 import { DirLockedError } from '../infra/dir-lock.js';
 import { callService, findRunningService, unreachableMessage } from '../infra/running-service.js';
@@ -17,8 +17,8 @@ import { loadCollectionSettings } from './settings.js';
 const USAGE =
   'usage: npm run collect -- --start-year 2020 --end-year 2024 [--refresh-only] [--refresh-limit N] [--dry-run] [--include-frozen] [--unfreeze TMDB_ID] [--max-pages N] [--min-vote-count N]';
 
-const { values: flags } = parseArgs({
-  options: {
+const flags = cliArgs(
+  {
     'start-year': { type: 'string' },
     'end-year': { type: 'string' },
     'refresh-only': { type: 'boolean', default: false },
@@ -28,9 +28,9 @@ const { values: flags } = parseArgs({
     unfreeze: { type: 'string' },
     'max-pages': { type: 'string' },
     'min-vote-count': { type: 'string' },
-    help: { type: 'boolean', default: false },
   },
-});
+  USAGE,
+);
 
 function int(name: string, v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
@@ -171,10 +171,6 @@ async function direct(config: Config, request: RunRequest): Promise<number> {
 }
 
 async function main(): Promise<number> {
-  if (flags.help) {
-    console.log(USAGE);
-    return 0;
-  }
   const request: RunRequest = {
     refresh_only: flags['refresh-only'],
     include_frozen: flags['include-frozen'],

@@ -1,18 +1,15 @@
 // npm run models:pull [-- --preset hub]: downloads the configured Hub models (or the documented production set)
 // into MODEL_CACHE_DIR, with a progress bar per file, so that the service can then start without the Hub.
-import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
+import { cliArgs } from '../infra/cli-args.js';
 import { ConfigError, loadConfig } from '../infra/config.js';
 import { hubSettings } from './hub.js';
 import { PRESETS, type PresetName, ROLE_VARIABLES, pullModels, pullTargets } from './pull.js';
 
-const { values } = parseArgs({ options: { preset: { type: 'string' }, help: { type: 'boolean', default: false } } });
-if (values.help) {
-  console.log(
-    'usage: npm run models:pull [-- --preset hub]\nWithout --preset: the Hub ids among SENTIMENT_MODEL, EMOTION_MODEL, EMBEDDING_MODEL, RERANK_MODEL, READER_MODEL.',
-  );
-  process.exit(0);
-}
+const values = cliArgs(
+  { preset: { type: 'string' } },
+  'usage: npm run models:pull [-- --preset hub]\nWithout --preset: the Hub ids among SENTIMENT_MODEL, EMOTION_MODEL, EMBEDDING_MODEL, RERANK_MODEL, READER_MODEL.',
+);
 if (values.preset !== undefined && !(values.preset in PRESETS)) {
   console.error(`--preset must be one of: ${Object.keys(PRESETS).join(', ')} (got "${values.preset}")`);
   process.exit(2);

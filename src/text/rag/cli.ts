@@ -1,14 +1,17 @@
 // npm run index [-- --full]: (re)indexes DOCS_DIR with a progress bar. When a service runs on the same DATA_DIR, the
 // service does it (POST /rag/index) and this follows its progress; otherwise this process opens the index itself.
-import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { buildApp } from '../../app.js';
+import { cliArgs } from '../../infra/cli-args.js';
 import { type Config, loadConfig } from '../../infra/config.js';
 import { DirLockedError } from '../../infra/dir-lock.js';
 import { callService, findRunningService, unreachableMessage } from '../../infra/running-service.js';
 import { type IndexProgress, type IndexResult, RagBusyError } from './service.js';
 
-const { values } = parseArgs({ options: { full: { type: 'boolean', default: false } } });
+const values = cliArgs(
+  { full: { type: 'boolean', default: false } },
+  'usage: npm run index [-- --full]\n(Re)indexes DOCS_DIR: new and changed files, or every file with --full. A service running on the same DATA_DIR does it.',
+);
 
 function progressBar() {
   const bar = new cliProgress.SingleBar(
