@@ -36,7 +36,7 @@ function exampleQuestions(docsDir: string): string[] {
 }
 
 /** The confidence's factors in plain words for the page (the API's `confidence_explanation` names them as factors). */
-export function confidenceInWords(factors: Record<string, number>, passages: number): string {
+function confidenceInWords(factors: Record<string, number>, passages: number): string {
   const parts = [
     `${passages} passage${passages === 1 ? '' : 's'} used, matching the question's meaning at ${factors.retrieval_quality!.toFixed(2)} on average (0 to 1)`,
     `${Math.round(factors.entity_coverage! * 100)}% of them naming what the question names`,
