@@ -24,6 +24,9 @@ describe('questions about the documents themselves', () => {
     ['Which addresses did Franklin Roosevelt give?', 'documents'],
     ['What speeches did Lincoln deliver?', 'documents'],
     ['Which speech is the most recent?', 'documents'],
+    ['How many addresses did Franklin Roosevelt give?', 'count'],
+    ['How many addresses in the collection were given by Franklin Roosevelt?', 'count'],
+    ['How many documents are in the collection?', 'count'],
   ])('"%s" asks for the document\'s %s', (q, fact) => {
     expect(documentQuestion(q)).toBe(fact);
   });
@@ -116,6 +119,20 @@ describe('answers from the catalogue', () => {
     expect(answerFromCatalogue('Which president talked about slavery?', 'author', new Map(), ['a.txt'])).toBeNull();
     // A catalogue without authors does not answer (or refuse) author questions.
     expect(answerFromCatalogue('Who was president in 1950?', 'author', new Map([['d.txt', { date: '1999' }]]), ['d.txt'])).toBeNull();
+  });
+
+  it('answers "how many" with the count of one author\'s documents, or of all, listed in date order', () => {
+    expect(answerFromCatalogue('How many addresses did Franklin Roosevelt give?', 'count', catalogue, ['a.txt'])).toMatchObject({
+      answer: '2: State of the Union address, Franklin D. Roosevelt, 1934; State of the Union address, Franklin D. Roosevelt, 1941',
+      by: 'name',
+      sources: ['b.txt', 'c.txt'],
+    });
+    expect(answerFromCatalogue('How many documents are in the collection?', 'count', catalogue, [])).toMatchObject({
+      answer:
+        '4: a.txt, Abraham Lincoln, 1862; State of the Union address, Franklin D. Roosevelt, 1934; State of the Union address, Franklin D. Roosevelt, 1941; d.txt, 1999',
+      by: 'count',
+    });
+    expect(answerFromCatalogue('How many addresses did Kennedy give?', 'count', catalogue, [])).toEqual({ missing: ['Kennedy'] });
   });
 
   it('counts the documents of each author for "which president gave two addresses" or "the most", whatever was retrieved', () => {
@@ -303,8 +320,9 @@ describe('POST /rag/ask with a catalogue of the documents', () => {
 
   it('shows a refused question on the ask page as unanswered, without claiming an extracted answer', async () => {
     const res = await app.inject({ url: `/ask?question=${encodeURIComponent('Who was president in 1950?')}` });
-    expect(res.body).toContain('None of the passages below supports an answer.');
-    expect(res.body).toContain('Passages retrieved');
+    expect(res.body).toContain('None of the passages retrieved supports an answer.');
+    // The passages retrieved are folded away: their relevance is no sign of an answer.
+    expect(res.body).toMatch(/<details id="retrieved"><summary>The \d+ passages? retrieved/);
     expect(res.body).not.toContain('Extracted from the passages below');
   });
 

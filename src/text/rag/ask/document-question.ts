@@ -5,8 +5,8 @@
 // its year or name picks out, else the one the best retrieved passage comes from.
 import type { DocumentCatalogue, DocumentMeta } from '../documents.js';
 
-/** Who gave a document, when, or which documents one person gave. */
-export type DocumentFact = 'author' | 'date' | 'documents';
+/** Who gave a document, when, which documents one person gave, or how many documents (one person's or all). */
+export type DocumentFact = 'author' | 'date' | 'documents' | 'count';
 
 /** Verbs of giving an address or saying something in it, as "who ___" or "which president ___" asks them. */
 const DELIVERED =
@@ -54,11 +54,15 @@ const LATEST = inOrder('most recent|latest|newest|last');
 /** "Which speech is the most recent?": the document itself is asked for. */
 const WHICH_IN_ORDER = new RegExp(`^(?:which|what) (?:${DOCUMENT}) (?:is|was) the `);
 
+/** "How many addresses did Franklin Roosevelt give?", "How many documents are in the collection?" */
+const HOW_MANY = new RegExp(`^how many (?:${DOCUMENT}|documents?|texts?|files?)\\b`);
+
 const normalised = (question: string) => question.toLowerCase().replace(/\s+/g, ' ').trim();
 
 /** The fact of a document the question asks for, or null for a question about what the documents say. */
 export function documentQuestion(question: string): DocumentFact | null {
   const q = normalised(question);
+  if (HOW_MANY.test(q)) return 'count';
   if (DOCUMENTS.some((re) => re.test(q)) || (WHICH_IN_ORDER.test(q) && (EARLIEST.test(q) || LATEST.test(q)))) return 'documents';
   if (AUTHOR.some((re) => re.test(q))) return 'author';
   if (DATE.some((re) => re.test(q))) return 'date';
@@ -121,7 +125,7 @@ export function answerFromCatalogue(
   catalogue: DocumentCatalogue,
   retrieved: string[],
 ): DocumentAnswer | NoDocument | null {
-  const entries = [...catalogue.entries()].filter(([, m]) => (fact === 'date' ? m.date : m.author));
+  const entries = [...catalogue.entries()].filter(([, m]) => (fact === 'count' ? true : fact === 'date' ? m.date : m.author));
   if (!entries.length) return null;
   const yearOnly = /\b(what|which) year\b/i.test(question);
   const answer = (source: string, meta: DocumentMeta, by: DocumentAnswer['by']): DocumentAnswer => ({
@@ -139,6 +143,20 @@ export function answerFromCatalogue(
     // "Which speech is the most recent?": the document, by its title, author and date.
     const [source, m] = first;
     return { source, meta: m, answer: [m.title ?? source, m.author, formatDate(m.date!, false)].filter(Boolean).join(', '), by: 'order' };
+  }
+  if (fact === 'count') {
+    // One person's documents when the question names an author, else the whole catalogue.
+    const found = byName(question, entries);
+    if (found.names.length && !found.entries.length) return { missing: found.names };
+    const counted = (found.names.length ? found.entries : entries).sort(([, a], [, b]) => (a.date ?? '').localeCompare(b.date ?? ''));
+    const list = counted.map(([source, m]) => [m.title ?? source, m.author, m.date ? formatDate(m.date, true) : null].filter(Boolean).join(', '));
+    return {
+      source: counted[0]![0],
+      meta: counted[0]![1],
+      answer: `${counted.length}: ${list.join('; ')}`,
+      by: found.names.length ? 'name' : 'count',
+      sources: counted.map(([source]) => source),
+    };
   }
   if (fact === 'documents') {
     const found = byName(question, entries);
