@@ -70,6 +70,28 @@ export function figuresInWords(figures: Figure[]): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+/** A kind of text the shipped sentiment model reads wrong more often than right. */
+export interface WeakSpot {
+  kind: string;
+  right: number;
+  texts: number;
+}
+
+/**
+ * The kinds of everyday text the shipped sentiment model misreads, measured by `npm run eval:sentiment`
+ * (docs/results/sentiment-everyday.json): those with fewer than half of their sentences read right. None for another
+ * model, which was not measured.
+ */
+export function sentimentWeakSpots(config: Pick<TextFigureConfig, 'SENTIMENT_MODEL'>): WeakSpot[] {
+  if (!isShipped(config.SENTIMENT_MODEL, SHIPPED.sentiment)) return [];
+  const results = readJson('docs/results/sentiment-everyday.json')?.results as { kinds?: unknown } | undefined;
+  if (!Array.isArray(results?.kinds)) return [];
+  return (results.kinds as Partial<WeakSpot>[])
+    .filter((k): k is WeakSpot => typeof k.kind === 'string' && typeof k.right === 'number' && typeof k.texts === 'number')
+    .filter((k) => k.right * 2 < k.texts)
+    .map(({ kind, right, texts }) => ({ kind, right, texts }));
+}
+
 /** Held-out accuracy of the shipped sentiment model, then of the shipped emotion model (their model cards). */
 export function sentimentFigures(config: TextFigureConfig): Figure[][] {
   const out: Figure[] = [];

@@ -27,6 +27,15 @@ describe('landing page headline figures', () => {
     expect(page).toContain(`seven emotions) ${percent(emotion.goemotions_dev.accuracy)}`);
   });
 
+  it('names on the sentiment page the kinds of everyday text the shipped model mostly misreads, from the stored measurement', async () => {
+    const page = text((await app.inject({ url: '/sentiment' })).body);
+    const kinds = json('docs/results/sentiment-everyday.json').results.kinds as { kind: string; right: number; texts: number }[];
+    const weak = kinds.filter((k) => k.right < k.texts / 2);
+    expect(weak.length).toBeGreaterThan(0);
+    for (const k of weak) expect(page).toContain(`${k.kind} (${k.right} of ${k.texts} right)`);
+    for (const k of kinds.filter((x) => x.right >= x.texts / 2)) expect(page).not.toContain(`${k.kind} (`);
+  });
+
   it('shows retrieval recall@5 and question-answering F1 on held-out questions, from the stored results', async () => {
     const page = text((await app.inject({ url: '/' })).body);
     const retrieval = json('docs/results/eval-retrieval.json').results.retrievers;
