@@ -291,14 +291,24 @@ function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
   return s;
 }
 
+/** Endings that make another form of a word (with the stem's last letter at most given back: sign-er, sign-ed). */
+const ENDINGS = new Set(
+  (
+    ' s es ed d ing er ers r or ors ion ions ation al ally ly ment ments ity ive ian ians an ans a e ic ism ist ists dom ' +
+    'y ies ied ship ness ful ous ize ise ized ised ance ence ant ent ary ory ery ure ures n ese ien iens ish i ite ites'
+  ).split(' '),
+);
+
 /**
- * A word's other forms change a short ending (Luther, Lutheran; martyrdom, martyred; signer, signed): a question word
- * matches a passage word that shares its first five letters or more, and all but at most three of the longer one's.
+ * A word's other forms change a short ending (Luther, Lutheran; martyrdom, martyred; signer, signed; Canada,
+ * Canadian): a question word matches a passage word that shares its first five letters or more, and all but at most
+ * three of the longer one's, when what differs is an ending on both sides: "internet" is not "interest".
  */
 function sameWordStem(a: string, b: string): boolean {
   let common = 0;
   while (common < a.length && common < b.length && a[common] === b[common]) common++;
-  return common >= 5 && common >= Math.max(a.length, b.length) - 3;
+  if (common < 5 || common < Math.max(a.length, b.length) - 3) return false;
+  return [common, common - 1].some((k) => ENDINGS.has(a.slice(k)) && ENDINGS.has(b.slice(k)));
 }
 
 /**
