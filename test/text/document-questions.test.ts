@@ -133,6 +133,10 @@ describe('answers from the catalogue', () => {
       by: 'count',
     });
     expect(answerFromCatalogue('How many addresses did Kennedy give?', 'count', catalogue, [])).toEqual({ missing: ['Kennedy'] });
+    // A large catalogue is counted and its first 20 listed.
+    const large = new Map<string, DocumentMeta>(Array.from({ length: 25 }, (_, i) => [`${i}.txt`, { author: `Author ${i}`, date: String(1900 + i) }]));
+    const many = answerFromCatalogue('How many documents are in the collection?', 'count', large, []) as { answer: string };
+    expect(many.answer).toMatch(/^25: 0\.txt, Author 0, 1900; .*; 19\.txt, Author 19, 1919; and 5 more$/);
   });
 
   it('counts the documents of each author for "which president gave two addresses" or "the most", whatever was retrieved', () => {

@@ -54,6 +54,8 @@ const LATEST = inOrder('most recent|latest|newest|last');
 /** "Which speech is the most recent?": the document itself is asked for. */
 const WHICH_IN_ORDER = new RegExp(`^(?:which|what) (?:${DOCUMENT}) (?:is|was) the `);
 
+/** Documents listed at most in the answer to "how many". */
+const COUNT_LISTED = 20;
 /** "How many addresses did Franklin Roosevelt give?", "How many documents are in the collection?" */
 const HOW_MANY = new RegExp(`^how many (?:${DOCUMENT}|documents?|texts?|files?)\\b`);
 
@@ -153,7 +155,8 @@ export function answerFromCatalogue(
     return {
       source: counted[0]![0],
       meta: counted[0]![1],
-      answer: `${counted.length}: ${list.join('; ')}`,
+      // A large catalogue is counted, not listed in full.
+      answer: `${counted.length}: ${list.slice(0, COUNT_LISTED).join('; ')}${list.length > COUNT_LISTED ? `; and ${list.length - COUNT_LISTED} more` : ''}`,
       by: found.names.length ? 'name' : 'count',
       sources: counted.map(([source]) => source),
     };
