@@ -59,6 +59,9 @@ const COUNT_LISTED = 20;
 /** "How many addresses did Franklin Roosevelt give?", "How many documents are in the collection?" */
 const HOW_MANY = new RegExp(`^how many (?:${DOCUMENT}|documents?|texts?|files?)\\b`);
 
+/** Entries oldest first (undated ones first of all), in place. */
+const inDateOrder = (entries: [string, DocumentMeta][]) => entries.sort(([, a], [, b]) => (a.date ?? '').localeCompare(b.date ?? ''));
+
 const normalised = (question: string) => question.toLowerCase().replace(/\s+/g, ' ').trim();
 
 /** The fact of a document the question asks for, or null for a question about what the documents say. */
@@ -150,7 +153,7 @@ export function answerFromCatalogue(
     // One person's documents when the question names an author, else the whole catalogue.
     const found = byName(question, entries);
     if (found.names.length && !found.entries.length) return { missing: found.names };
-    const counted = (found.names.length ? found.entries : entries).sort(([, a], [, b]) => (a.date ?? '').localeCompare(b.date ?? ''));
+    const counted = inDateOrder(found.names.length ? found.entries : entries);
     const list = counted.map(([source, m]) => [m.title ?? source, m.author, m.date ? formatDate(m.date, true) : null].filter(Boolean).join(', '));
     return {
       source: counted[0]![0],
@@ -165,7 +168,7 @@ export function answerFromCatalogue(
     const found = byName(question, entries);
     if (!found.names.length) return null;
     if (!found.entries.length) return { missing: found.names };
-    const sorted = found.entries.sort(([, a], [, b]) => (a.date ?? '').localeCompare(b.date ?? ''));
+    const sorted = inDateOrder(found.entries);
     const list = sorted.map(([source, m]) => [m.title ?? source, m.date ? formatDate(m.date, false) : null].filter(Boolean).join(', '));
     return { source: sorted[0]![0], meta: sorted[0]![1], answer: list.join('; '), by: 'name', sources: sorted.map(([source]) => source) };
   }
@@ -214,7 +217,7 @@ function byCount(count: NonNullable<ReturnType<typeof countAsked>>, entries: [st
     return {
       missing: [count === 'most' ? 'the most documents' : 'exactly' in count ? `${count.exactly} documents by one author` : 'several documents by one author'],
     };
-  const documents = authors.flatMap(([, es]) => es).sort(([, a], [, b]) => (a.date ?? '').localeCompare(b.date ?? ''));
+  const documents = inDateOrder(authors.flatMap(([, es]) => es));
   return {
     source: documents[0]![0],
     meta: documents[0]![1],

@@ -292,12 +292,14 @@ function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
 }
 
 /** Endings that make another form of a word (with the stem's last letter at most given back: sign-er, sign-ed). */
-const ENDINGS = new Set(
-  (
-    ' s es ed d ing er ers r or ors ion ions ation al ally ly ment ments ity ive ian ians an ans a e ic ism ist ists dom ' +
+const ENDINGS = new Set([
+  // No ending at all: "Norman" is a form of "Normans".
+  '',
+  ...(
+    's es ed d ing er ers r or ors ion ions ation al ally ly ment ments ity ive ian ians an ans a e ic ism ist ists dom ' +
     'y ies ied ship ness ful ous ize ise ized ised ance ence ant ent ary ory ery ure ures n ese ien iens ish i ite ites'
   ).split(' '),
-);
+]);
 
 /**
  * A word's other forms change a short ending (Luther, Lutheran; martyrdom, martyred; signer, signed; Canada,
