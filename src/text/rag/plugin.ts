@@ -12,6 +12,7 @@ import { DEFAULT_TEXT_MODELS, type QaReader, loadCrossEncoder, loadEmbedder, loa
 import { formatDate } from './ask/document-question.js';
 import { AskPipeline } from './ask/pipeline.js';
 import { DEFAULT_ABBREVIATIONS } from './ask/rewrite.js';
+import { loadSupportGate } from './ask/support-gate.js';
 import { ChromaServer, heartbeat } from './chroma-server.js';
 import { ragRoutes } from './routes.js';
 import { RagService } from './service.js';
@@ -133,6 +134,7 @@ async function ragPlugin(app: FastifyInstance) {
         readInWorker: (args) => app.workers.run(readerTask, 'read', args),
         tagInWorker: (question) => app.workers.run(readerTask, 'tag', question),
         documents,
+        supportGate: loadSupportGate(),
       }),
   );
   const describe = (source: string) => {

@@ -24,6 +24,7 @@ import { completeFragment, titleStems } from './passages.js';
 import type { QuestionNlp } from './question-nlp.js';
 import { type Lexicon, loadLexicon } from './lexicon.js';
 import { DEFAULT_SUPPORT, type SupportSettings, type SupportVerdict, WordVectorCache, type WordVectors, checkSupport } from './support.js';
+import { type SupportGate, gateApplies, gateFeatures, gateProbability } from './support-gate.js';
 import type { LearnedReader, ReadResult, SentenceCandidate, analyseQuestion } from './reader.js';
 import type { ReadArgs } from './reader-task.js';
 import { type Change, type Entities, expandAbbreviations, fixTypos, vocabulary } from './rewrite.js';
@@ -38,6 +39,8 @@ export interface AskSettings {
   rerank?: boolean;
   /** The support check's thresholds (DEFAULT_SUPPORT without). */
   support?: SupportSettings;
+  /** Reconsiders the support rule's refusals for missing words (support-gate.ts); without, the rule alone decides. */
+  supportGate?: SupportGate | null;
   /** General English words, which typo fixing never changes (the shipped embedder's vocabulary without). */
   lexicon?: Lexicon;
   /** Single-word vectors for the support check's close equivalents; without, only same-stem words count. */
@@ -69,6 +72,7 @@ export class AskPipeline {
   private vocab: { generation: number; words: Map<string, number>; stemDf: Map<string, number>; docs: number } | null = null;
   private readonly lexicon: Lexicon;
   private readonly wordVectors: WordVectorCache | undefined;
+  private gate: SupportGate | null;
 
   constructor(
     private readonly rag: RagService,
@@ -77,6 +81,12 @@ export class AskPipeline {
   ) {
     this.lexicon = settings.lexicon ?? loadLexicon();
     this.wordVectors = settings.wordVectors ? new WordVectorCache(settings.wordVectors) : undefined;
+    this.gate = settings.supportGate ?? null;
+  }
+
+  /** Replaces the support gate (training and evaluation: a gate with threshold 0 answers every question it applies to). */
+  useSupportGate(gate: SupportGate | null): void {
+    this.gate = gate;
   }
 
   /** Whether the collection holds a name nearly everywhere (in EVERYWHERE_SHARE of its chunks). */
@@ -249,6 +259,27 @@ export class AskPipeline {
       }
     }
 
+    // 4d. The support gate: a question refused for missing words only (its names, numbers and topic are there) is read
+    // anyway, and answered when the gate, from what the passages lack and how sure the reader is, says they support it.
+    let gated: Awaited<ReturnType<AskPipeline['extract']>> | null = null;
+    if (this.gate && support && !support.passed && gateApplies(support.lacks) && !notInCatalogue && !newest) {
+      const gate = this.gate;
+      const read = await time('answer', () => this.extract(original, tagged.answerType, kept));
+      if (read) {
+        const { factors } = confidenceOf(
+          kept.map((h) => h.semantic_score),
+          entityCoverage(entityList, kept, (source) => catalogue?.get(source)?.author),
+          read.support ?? undefined,
+        );
+        const features = gateFeatures(support.coverage, support.lacks, factors);
+        const probability = gateProbability(gate, features);
+        const verdict = { probability: Math.round(probability * 1e4) / 1e4, threshold: gate.threshold, passed: probability >= gate.threshold };
+        guardrails.support = { ...(guardrails.support as object), gate: verdict };
+        onStep?.('guardrail_support_gate', { ...verdict, features: Object.fromEntries(gate.features.map((f, i) => [f, features[i]])) });
+        if (verdict.passed) gated = read;
+      }
+    }
+
     const notFound = (warning: string) =>
       this.result({
         original,
@@ -267,7 +298,7 @@ export class AskPipeline {
         timings,
         warnings: [...rerankWarnings, warning],
       });
-    if (!kept.length || !support?.passed || notInCatalogue || newest)
+    if (!kept.length || !(support?.passed || gated) || notInCatalogue || newest)
       return notFound(
         newest
           ? `The question asks about the present, and the newest document of the collection's catalogue (${DOCUMENTS_NOTE}) is dated ${newest}: the documents cannot say what is current.`
@@ -280,7 +311,7 @@ export class AskPipeline {
 
     // 5. Answer, read from the passages that support the question on their own (the others only share some of its words),
     // and in them from the sentences whose neighbourhood does (windowSupport).
-    const supporting = kept.filter((_, i) => support.supporting[i]);
+    const supporting = gated ? kept : kept.filter((_, i) => support!.supporting[i]);
     const windowSupport = (windows: { text: string; source: string; parts: string[] }[]) =>
       // Near the answer, the terms a passage must hold (names, numbers, rare nouns, one of the things asked about); the
       // share of the rest is the passage's business.
@@ -300,13 +331,13 @@ export class AskPipeline {
         const r = onToken ? await this.llm.stream(prompt, onToken, { system, signal }) : await this.llm.generate(prompt, { system, signal });
         if (r.ok)
           return { answer: r.text, passage: null, answerType: tagged.answerType, support: null, llm: true, fallback: null as string | null, warnings: [] };
-        const ex = await this.extract(original, tagged.answerType, supporting, windowSupport);
+        const ex = gated ?? (await this.extract(original, tagged.answerType, supporting, windowSupport));
         // Tokens already streamed are superseded: the client is told before the extractive answer follows.
         onStep?.('answer_fallback', { reason: r.reason });
         await onToken?.(ex?.answer ?? NOT_FOUND);
         return ex && { ...ex, llm: false, fallback: r.reason };
       }
-      const ex = await this.extract(original, tagged.answerType, supporting, windowSupport);
+      const ex = gated ?? (await this.extract(original, tagged.answerType, supporting, windowSupport));
       await onToken?.(ex?.answer ?? NOT_FOUND);
       return ex && { ...ex, llm: false, fallback: 'no_key' };
     });

@@ -71,6 +71,21 @@ export interface SupportVerdict {
   terms: SupportTerm[];
   /** Whether each passage, on its own, supports the question (the verdict is that of the best one). */
   supporting: boolean[];
+  /** What the best passage lacks, by kind (the support gate's inputs, support-gate.ts). */
+  lacks: SupportLacks;
+}
+
+export interface SupportLacks {
+  /** Names and numbers of the question absent from the passage (required; a name found everywhere is not). */
+  names: number;
+  /** "What did X say about Y": none of Y's nouns (nor a close word) is there. */
+  topic: boolean;
+  /** None of the question's common nouns (what is asked about its names) is there. */
+  nothingAsked: boolean;
+  /** Rare nouns (beyond the most frequent English words) not covered. */
+  rareNouns: number;
+  /** Weight of the content words not covered (each weighs its rarity). */
+  missingWeight: number;
 }
 
 /** Vectors of single words (unit length; a word the model does not know may get a zero vector). */
@@ -518,7 +533,14 @@ export async function checkSupport(
 ): Promise<SupportVerdict> {
   const asked = questionTerms(question, tagged, lexicon);
   if (!passages.length)
-    return { passed: false, missing: asked.map((t) => t.text), coverage: 0, terms: asked.map((t) => ({ ...t, found: false })), supporting: [] };
+    return {
+      passed: false,
+      missing: asked.map((t) => t.text),
+      coverage: 0,
+      terms: asked.map((t) => ({ ...t, found: false })),
+      supporting: [],
+      lacks: { names: asked.filter((t) => t.kind !== 'word').length, topic: false, nothingAsked: false, rareNouns: 0, missingWeight: 0 },
+    };
   const each = passages.map((p) => (p.parts ? unionOf(p.parts, lexicon) : passageWords(p.text)));
   const titles = passages.map((p) => {
     const title = titleWords(p.source);
@@ -573,19 +595,23 @@ export async function checkSupport(
     // must hold at least one ("the capital of France": a passage on France that never says "capital" or a close word).
     const things = terms.filter((t) => t.kind === 'word' && t.noun === true && !t.answerKind);
     const nothingAsked = things.length > 0 && !things.some(covered) ? things : [];
-    return [
-      ...nothingAsked,
-      ...terms.filter(
-        (t) =>
-          (t.kind !== 'word' && !t.found && !(t.kind === 'name' && everywhere(t.text)) && !(t.group !== undefined && groupFound(t.group))) ||
-          (t.kind === 'word' &&
-            t.noun === true &&
-            !t.answerKind &&
-            !covered(t) &&
-            ((offTopic && t.topic) || t.weight >= settings.rareWord) &&
-            !nothingAsked.includes(t)),
-      ),
-    ];
+    const isName = (t: SupportTerm) =>
+      t.kind !== 'word' && !t.found && !(t.kind === 'name' && everywhere(t.text)) && !(t.group !== undefined && groupFound(t.group));
+    const isNoun = (t: SupportTerm) =>
+      t.kind === 'word' &&
+      t.noun === true &&
+      !t.answerKind &&
+      !covered(t) &&
+      ((offTopic && t.topic) || t.weight >= settings.rareWord) &&
+      !nothingAsked.includes(t);
+    const lacks: SupportLacks = {
+      names: terms.filter(isName).length,
+      topic: offTopic,
+      nothingAsked: nothingAsked.length > 0,
+      rareNouns: terms.filter((t) => t.kind === 'word' && t.noun === true && !t.answerKind && !covered(t) && t.weight >= settings.rareWord).length,
+      missingWeight: Math.round(terms.filter((t) => t.kind === 'word' && !t.inTitleOnly && !covered(t)).reduce((s, t) => s + t.weight, 0) * 1e4) / 1e4,
+    };
+    return { terms: [...nothingAsked, ...terms.filter((t) => isName(t) || isNoun(t))], lacks };
   };
   // How many required terms each passage lacks (the best passage lacks the fewest).
   const lacking: number[] = [];
@@ -593,13 +619,15 @@ export async function checkSupport(
     const counted = terms.filter((t) => !t.inTitleOnly);
     const total = counted.reduce((s, t) => s + t.weight, 0);
     const coverage = total ? counted.filter(covered).reduce((s, t) => s + t.weight, 0) / total : 1;
-    const missingNames = required(terms).map((t) => t.text);
+    const needed = required(terms);
+    const missingNames = needed.terms.map((t) => t.text);
     lacking.push(missingNames.length);
     return {
       passed: missingNames.length === 0 && coverage >= settings.minCoverage,
       missing: [...missingNames, ...terms.filter((t) => t.kind === 'word' && !covered(t) && !missingNames.includes(t.text)).map((t) => t.text)],
       coverage: Math.round(coverage * 1e4) / 1e4,
       terms,
+      lacks: needed.lacks,
     };
   });
   const best = verdicts.reduce((b, v, i) => (lacking[i]! < lacking[b]! || (lacking[i] === lacking[b] && v.coverage > verdicts[b]!.coverage) ? i : b), 0);
