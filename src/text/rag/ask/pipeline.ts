@@ -262,13 +262,15 @@ export class AskPipeline {
     // 4d. The support gate: a question refused for missing words only (its names, numbers and topic are there) is read
     // anyway, and answered when the gate, from what the passages lack and how sure the reader is, says they support it.
     let gated: Awaited<ReturnType<AskPipeline['extract']>> | null = null;
+    // The share of passages that mention the question's entities (or whose author is one): a confidence factor.
+    const entityShare = entityCoverage(entityList, kept, (source) => catalogue?.get(source)?.author);
     if (this.gate && support && !support.passed && gateApplies(support.lacks) && !notInCatalogue && !newest) {
       const gate = this.gate;
       const read = await time('answer', () => this.extract(original, tagged.answerType, kept));
       if (read) {
         const { factors } = confidenceOf(
           kept.map((h) => h.semantic_score),
-          entityCoverage(entityList, kept, (source) => catalogue?.get(source)?.author),
+          entityShare,
           read.support ?? undefined,
         );
         const features = gateFeatures(support.coverage, support.lacks, factors);
@@ -379,7 +381,7 @@ export class AskPipeline {
     const confidence = await time('confidence', () =>
       confidenceOf(
         kept.map((h) => h.semantic_score),
-        entityCoverage(entityList, kept, (source) => catalogue?.get(source)?.author),
+        entityShare,
         answered.support ?? undefined,
       ),
     );
