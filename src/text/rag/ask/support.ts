@@ -11,6 +11,8 @@
 // are found as passages write them (ordinals, centuries and decades as years, one number of a range); a common word
 // with one letter wrong ("framd") weighs as that word, not as a name. The pipeline also applies the check to each
 // candidate sentence with its neighbours, without the share: the key content must come together near the answer.
+// A refusal for missing words only (no name, number or topic missing) is reconsidered by the support gate
+// (support-gate.ts).
 import { distance } from 'fastest-levenshtein';
 import { bm25Tokens, titleWords } from '../../search/bm25.js';
 import type { Lexicon } from './lexicon.js';
@@ -584,7 +586,7 @@ export async function checkSupport(
   /**
    * Required terms a passage lacks: names and numbers, rare nouns, and the topic of "what did X say about Y": a
    * passage that holds none of Y's nouns ("What did Kennedy say about the moon?") is about something else, however
-   * well it matches X.
+   * well it matches X. With them, what the passage lacks by kind (`lacks`, for the support gate).
    */
   const required = (terms: SupportTerm[]) => {
     const topic = terms.filter((t) => t.topic);
