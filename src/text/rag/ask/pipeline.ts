@@ -313,7 +313,8 @@ export class AskPipeline {
 
     // 5. Answer, read from the passages that support the question on their own (the others only share some of its words),
     // and in them from the sentences whose neighbourhood does (windowSupport).
-    const supporting = gated ? kept : kept.filter((_, i) => support!.supporting[i]);
+    // (A question the gate let through was read from all of them already: that reading is the answer.)
+    const supporting = kept.filter((_, i) => support!.supporting[i]);
     const windowSupport = (windows: { text: string; source: string; parts: string[] }[]) =>
       // Near the answer, the terms a passage must hold (names, numbers, rare nouns, one of the things asked about); the
       // share of the rest is the passage's business.

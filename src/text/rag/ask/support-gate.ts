@@ -11,16 +11,19 @@ import { fromRoot } from '../../../infra/paths.js';
 import type { ConfidenceFactors } from './confidence.js';
 import type { SupportLacks } from './support.js';
 
-export const GATE_FEATURES = [
-  'coverage',
-  'rare_nouns_missing',
-  'nothing_asked',
-  'missing_weight',
-  'answer_support',
-  'retrieval_quality',
-  'consistency',
-  'entity_coverage',
-] as const;
+// Each feature of the gate, by the name its model file lists it under, in the order of its weights.
+const FEATURES = {
+  coverage: (coverage: number) => coverage,
+  rare_nouns_missing: (_: number, lacks: SupportLacks) => lacks.rareNouns,
+  nothing_asked: (_: number, lacks: SupportLacks) => (lacks.nothingAsked ? 1 : 0),
+  missing_weight: (_: number, lacks: SupportLacks) => lacks.missingWeight,
+  answer_support: (_: number, __: SupportLacks, factors: ConfidenceFactors) => factors.answer_support ?? 0,
+  retrieval_quality: (_: number, __: SupportLacks, factors: ConfidenceFactors) => factors.retrieval_quality,
+  consistency: (_: number, __: SupportLacks, factors: ConfidenceFactors) => factors.consistency,
+  entity_coverage: (_: number, __: SupportLacks, factors: ConfidenceFactors) => factors.entity_coverage,
+} satisfies Record<string, (coverage: number, lacks: SupportLacks, factors: ConfidenceFactors) => number>;
+
+export const GATE_FEATURES = Object.keys(FEATURES) as (keyof typeof FEATURES)[];
 
 export interface SupportGate {
   features: readonly string[];
@@ -39,16 +42,7 @@ export function gateApplies(lacks: SupportLacks): boolean {
 }
 
 export function gateFeatures(coverage: number, lacks: SupportLacks, factors: ConfidenceFactors): number[] {
-  return [
-    coverage,
-    lacks.rareNouns,
-    lacks.nothingAsked ? 1 : 0,
-    lacks.missingWeight,
-    factors.answer_support ?? 0,
-    factors.retrieval_quality,
-    factors.consistency,
-    factors.entity_coverage,
-  ];
+  return GATE_FEATURES.map((f) => FEATURES[f](coverage, lacks, factors));
 }
 
 export function gateProbability(gate: SupportGate, x: number[]): number {

@@ -599,18 +599,14 @@ export async function checkSupport(
     const nothingAsked = things.length > 0 && !things.some(covered) ? things : [];
     const isName = (t: SupportTerm) =>
       t.kind !== 'word' && !t.found && !(t.kind === 'name' && everywhere(t.text)) && !(t.group !== undefined && groupFound(t.group));
-    const isNoun = (t: SupportTerm) =>
-      t.kind === 'word' &&
-      t.noun === true &&
-      !t.answerKind &&
-      !covered(t) &&
-      ((offTopic && t.topic) || t.weight >= settings.rareWord) &&
-      !nothingAsked.includes(t);
+    // A common noun of the question, not the kind of answer it asks for, that no passage holds or has a close word for.
+    const missingNoun = (t: SupportTerm) => t.kind === 'word' && t.noun === true && !t.answerKind && !covered(t);
+    const isNoun = (t: SupportTerm) => missingNoun(t) && ((offTopic && t.topic) || t.weight >= settings.rareWord) && !nothingAsked.includes(t);
     const lacks: SupportLacks = {
       names: terms.filter(isName).length,
       topic: offTopic,
       nothingAsked: nothingAsked.length > 0,
-      rareNouns: terms.filter((t) => t.kind === 'word' && t.noun === true && !t.answerKind && !covered(t) && t.weight >= settings.rareWord).length,
+      rareNouns: terms.filter((t) => missingNoun(t) && t.weight >= settings.rareWord).length,
       missingWeight: Math.round(terms.filter((t) => t.kind === 'word' && !t.inTitleOnly && !covered(t)).reduce((s, t) => s + t.weight, 0) * 1e4) / 1e4,
     };
     return { terms: [...nothingAsked, ...terms.filter((t) => isName(t) || isNoun(t))], lacks };
