@@ -194,6 +194,10 @@ describe('answers from the catalogue', () => {
     expect(speakerMissing('What did John F. Kennedy say about the economy?', ['John F. Kennedy'], catalogue)).toBe('John F. Kennedy');
     expect(speakerMissing('What did Lincoln propose about slavery?', ['Lincoln'], catalogue)).toBeNull();
     expect(speakerMissing("What did Roosevelt's address say?", ["Roosevelt's"], catalogue)).toBeNull();
+    // A capitalised subject the tagger missed is a name; a plural one is not a person.
+    expect(speakerMissing('What did Bush say about Iraq?', [], catalogue)).toBe('Bush');
+    expect(speakerMissing('What did George W. Bush say about Iraq?', [], catalogue)).toBe('George W. Bush');
+    expect(speakerMissing('What did Americans want in 1941?', [], catalogue)).toBeNull();
     // Not that kind of question, no person named, or a catalogue without authors: nothing to say.
     expect(speakerMissing('Who shot President McKinley?', ['McKinley'], catalogue)).toBeNull();
     expect(speakerMissing('What did the president say about taxes?', [], catalogue)).toBeNull();

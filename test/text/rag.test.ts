@@ -216,6 +216,20 @@ describe('document search against a real Chroma server', () => {
     expect((await app.inject({ url: '/rag/stats' })).json().sentence_vectors).toBeLessThan(stats.sentence_vectors);
   });
 
+  it('searches among the chunks that hold all of some names, whatever the rest of the query matches', async () => {
+    const rag = await app.rag.service();
+    writeFileSync(join(docs, 'islands.txt'), `${para('fishing', 20)} The Normans took Cyprus on their way east. ${para('fishing', 20)}`);
+    await index();
+    // A plain search for the fishing report ranks the fishing chunks; among those that name Cyprus, only its own.
+    const holding = await rag.searchHolding('fishing report policy', 5, ['Cyprus']);
+    expect(holding.length).toBeGreaterThan(0);
+    expect(holding.every((h) => h.source === 'islands.txt' && h.text.includes('Cyprus'))).toBe(true);
+    // Every name must be there: no chunk names both.
+    expect(await rag.searchHolding('fishing report policy', 5, ['Cyprus', 'Atlantis'])).toEqual([]);
+    unlinkSync(join(docs, 'islands.txt'));
+    await index();
+  });
+
   it('re-indexes a file that an interrupted run left part-indexed, and keeps no stray sentences', async () => {
     const whole = (await app.inject({ url: '/rag/stats' })).json();
     const client = new ChromaClient({ host: '127.0.0.1', port: Number(new URL(app.rag.chroma!.url).port) });

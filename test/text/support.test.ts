@@ -194,6 +194,12 @@ describe("support check: the kept passages must contain the question's key conte
       expect(await found('What was his work of 70,000 words?', 'His treatise of 60,000 words was published in 1543.', '70,000')).toBe(false);
     });
 
+    it('finds the parts of a compound: a number of "60,000-word", "UK-wide" when each part is there', async () => {
+      expect(await found('What was his work of 60,000 words?', 'His 60,000-word treatise was published in 1543.', '60,000')).toBe(true);
+      expect(await found('What happened in a Kingdom-wide process?', 'A kingdom of old held a process that went wide.', 'Kingdom-wide')).toBe(true);
+      expect(await found('What happened in a Kingdom-wide process?', 'A kingdom of old held a process.', 'Kingdom-wide')).toBe(false);
+    });
+
     it('finds another form of a word with the same first letters and a short different ending, not a merely similar word', async () => {
       expect(await found('What hymn followed the martyrdom of Esch?', 'Luther wrote a hymn after Esch was martyred.', 'martyrdom')).toBe(true);
       expect(await found('Which signer was descended from Huguenots?', 'He signed the Articles and was descended from Huguenots.', 'signer')).toBe(true);
@@ -265,6 +271,25 @@ describe("support check: the kept passages must contain the question's key conte
       const v = await ask('What denomination operates St Joseph College?', "St Joseph College is operated by the Presbyterian Church's schools trust.");
       expect(v.terms.find((t) => t.text === 'denomination')).toMatchObject({ answerKind: true, found: false });
       expect(v.passed).toBe(true);
+    });
+
+    it("takes for the best passage one that holds the question's names over one that holds more of its words", async () => {
+      // "reasons" is rare here (a required noun), "commerce" and "war" common.
+      const general = lexiconOf([
+        ...'the of and to in a is what did as for were many when it times war cite cited commerce began'.split(' '),
+        ...Array.from({ length: 12_000 }, (_, i) => `filler${i}`),
+        'reasons',
+      ]);
+      const q = 'What did Grumman cite as the reasons for the commerce war?';
+      // The first passage covers more of the question's words, but never names Grumman.
+      const nameless = passage('The reasons for the commerce war were cited many times.', 'a.txt');
+      const named = passage('Grumman cited the war when it began.', 'b.txt');
+      const v = await checkSupport(q, questionNlp(q), [nameless, named], general);
+      expect(v.passed).toBe(false);
+      expect(v.named).toEqual([false, true]);
+      expect(v.lacks.names).toBe(0);
+      expect(v.missing).toContain('reasons');
+      expect(v.missing).not.toContain('Grumman');
     });
 
     it("refuses a passage that holds the question's names but none of its common nouns", async () => {

@@ -4,7 +4,7 @@ import { readFile, readdir, realpath } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { CrossEncoder } from '../models.js';
-import { Bm25Index, titleWords } from '../search/bm25.js';
+import { Bm25Index, bm25Tokens, titleWords } from '../search/bm25.js';
 import { type Normalisation, type Scored, rrfFusion, weightedFusion } from '../search/hybrid.js';
 import { splitSentences } from '../sentences.js';
 import { CHUNK_OVERLAP, CHUNK_SIZE, chunkDocument } from './chunker.js';
@@ -42,6 +42,8 @@ export interface SearchHit extends Omit<ChunkRecord, 'file_hash' | 'file_chunks'
 
 /** Hybrid results a cross-encoder reorders: the best `max(top_k, RERANK_DEPTH)`. */
 export const RERANK_DEPTH = 20;
+/** Chunks that mention a question's missing names, by BM25 on the names alone, checked for holding all of them. */
+const HOLDING_CANDIDATES = 50;
 
 export interface RagOptions {
   docsDir: string;
@@ -406,7 +408,31 @@ export class RagService {
    */
   async searchIn(query: string, topK: number, sources: ReadonlySet<string>): Promise<SearchHit[]> {
     await this.ready();
-    const ids = new Set([...this.records.values()].filter((r) => sources.has(r.source)).map((r) => r.id));
+    return this.searchAmong(query, topK, new Set([...this.records.values()].filter((r) => sources.has(r.source)).map((r) => r.id)));
+  }
+
+  /**
+   * Hybrid search among the chunks that hold every one of some names (all of each name's BM25 stems): the passages
+   * a question's names pick out, when the best hits of a plain search never name them ("How long did Western Europe
+   * control Cyprus?" of a collection where "Western Europe" is everywhere and Cyprus in one chunk).
+   */
+  async searchHolding(query: string, topK: number, names: string[]): Promise<SearchHit[]> {
+    await this.ready();
+    const stems = names.map((n) => bm25Tokens(n)).filter((s) => s.length);
+    if (!stems.length) return [];
+    const ids = new Set(
+      this.bm25!.search(stems.flat().join(' '), HOLDING_CANDIDATES)
+        .map(([id]) => id)
+        .filter((id) => {
+          const held = new Set(bm25Tokens(this.records.get(id)?.text ?? ''));
+          return stems.every((s) => s.every((stem) => held.has(stem)));
+        }),
+    );
+    return this.searchAmong(query, topK, ids);
+  }
+
+  /** Hybrid search among some chunks only, every one of them scored. */
+  private async searchAmong(query: string, topK: number, ids: ReadonlySet<string>): Promise<SearchHit[]> {
     if (!ids.size) return [];
     const [qv] = await this.opts.embed([query]);
     const keyword = new Map(this.bm25!.search(query, this.records.size).filter(([id]) => ids.has(id)));

@@ -262,7 +262,16 @@ export function speakerMissing(question: string, people: string[], catalogue: Do
   if (!subject) return null;
   const authors = [...catalogue.values()].flatMap((m) => (m.author ? [m.author] : []));
   if (!authors.length) return null;
-  const person = people.find((p) => subject.includes(p.toLowerCase().replace(/['’]s$/, '')));
+  // The tagger's person, or a subject of capitalised words only ("Bush", "George W. Bush": a bare capitalised noun is
+  // a name there), not a plural ("Americans", "Congress" end like one).
+  const at = normalised(question).indexOf(subject);
+  const written = question
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(at, at + subject.length);
+  const person =
+    people.find((p) => subject.includes(p.toLowerCase().replace(/['’]s$/, ''))) ??
+    (/^(?:\p{Lu}[\p{L}'’-]*\.?\s*)+$/u.test(written) && !/s$/.test(written) ? written : undefined);
   if (!person) return null;
   return authors.some((a) => sameLastName(a, person)) ? null : person;
 }

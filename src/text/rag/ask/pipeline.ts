@@ -62,6 +62,8 @@ const MODEL_READER_SENTENCES = 3;
 
 export type StepListener = (step: string, data: Record<string, unknown>) => void;
 
+/** Passages that join the kept ones for naming what none of those names (the best by the question's words). */
+const NAMED_PASSAGES = 2;
 const NOT_FOUND = 'The document collection does not contain information to answer this question.';
 const DOCUMENTS_NOTE = 'documents.json in the documents folder';
 /** Share of the collection's chunks from which a name is everywhere there and not required by the support check. */
@@ -182,9 +184,8 @@ export class AskPipeline {
     });
 
     // 4. Guardrail 2: only relevant enough chunks go on.
-    const kept = await time('guardrail_relevance', () =>
-      hits.filter((h) => h.semantic_score >= this.settings.minSemantic || h.bm25_score >= this.settings.minBm25),
-    );
+    const relevant = (h: SearchHit) => h.semantic_score >= this.settings.minSemantic || h.bm25_score >= this.settings.minBm25;
+    let kept = await time('guardrail_relevance', () => hits.filter(relevant));
     guardrails.relevance = {
       passed: kept.length > 0,
       kept: kept.length,
@@ -194,7 +195,6 @@ export class AskPipeline {
     };
     onStep?.('guardrail_relevance', guardrails.relevance as Record<string, unknown>);
     const entityList = [entities.people, entities.places, entities.organizations, entities.dates, entities.numbers].flat();
-    const stats = entityStatistics(entityList, kept);
 
     // 4b. Guardrail 2b: the kept passages must contain the question's names, numbers and most of its rare words.
     // The support check reads the rewritten question's nouns ("US" is "United States" there), tagged once for both of
@@ -215,10 +215,25 @@ export class AskPipeline {
     let support: SupportVerdict | null = null;
     if (kept.length) {
       support = await time('guardrail_support', () => supportOf(kept, supportSettings));
+      // Names and numbers that no kept passage mentions, though other chunks of the collection do: the best of those
+      // chunks come first (a plain search can rank a name's only passage below ones that share the question's other
+      // words, and only they can hold the answer).
+      const unnamed = support.terms.filter((t) => t.kind !== 'word' && !t.found).map((t) => t.text);
+      if (!support.passed && unnamed.length && !speakerDocs) {
+        const named = (await time('retrieve_names', () => this.rag.searchHolding(rewritten, NAMED_PASSAGES, unnamed))).filter(
+          (h) => relevant(h) && !kept.some((k) => k.id === h.id),
+        );
+        if (named.length) {
+          kept = [...named, ...kept];
+          support = await time('guardrail_support', () => supportOf(kept, supportSettings));
+          onStep?.('retrieve_names', { names: unnamed, added: named.length });
+        }
+      }
       const summary = { passed: support.passed, missing: support.missing, coverage: support.coverage };
       guardrails.support = summary;
       onStep?.('guardrail_support', { ...summary, terms: support.terms });
     }
+    const stats = entityStatistics(entityList, kept);
 
     // 4c. A question about the documents themselves ("Who gave the 1941 address?") is answered from the catalogue: the
     // entry its year or name picks out, or that of the best passage when its topic is supported there.
@@ -226,7 +241,7 @@ export class AskPipeline {
     let notInCatalogue: string[] | null = null;
     // "What did John F. Kennedy say ...?" of a collection with no address by Kennedy: a passage that names him (Obama's
     // "the vision of John F. Kennedy") is not his words.
-    const speaker = !fact && catalogue ? speakerMissing(original, entities.people, catalogue) : null;
+    const speaker = !fact && catalogue && !speakerDocs ? speakerMissing(original, entities.people, catalogue) : null;
     if (speaker) {
       notInCatalogue = [speaker];
       guardrails.catalogue = { fact: 'speaker', passed: false, missing: [speaker] };

@@ -73,6 +73,8 @@ export interface SupportVerdict {
   terms: SupportTerm[];
   /** Whether each passage, on its own, supports the question (the verdict is that of the best one). */
   supporting: boolean[];
+  /** Whether each passage holds all of the question's names and numbers (what the support gate may not overlook). */
+  named: boolean[];
   /** What the best passage lacks, by kind (the support gate's inputs, support-gate.ts). */
   lacks: SupportLacks;
 }
@@ -432,7 +434,12 @@ function unionOf(parts: string[], lexicon: Lexicon): PassageWords {
 }
 
 function wordsOf(text: string): PassageWords {
-  const words = new Set((text.toLowerCase().match(WORD) ?? []).flatMap((w) => [w.replace(/['’]s$/, ''), withoutAccents(w.replace(/['’]s$/, ''))]));
+  // A compound is also its parts: "60,000-word" holds 60,000, "UK-wide" holds UK.
+  const words = new Set(
+    (text.toLowerCase().match(WORD) ?? [])
+      .flatMap((w) => (w.includes('-') ? [w, ...w.split('-')] : [w]))
+      .flatMap((w) => [w.replace(/['’]s$/, ''), withoutAccents(w.replace(/['’]s$/, ''))]),
+  );
   const byPrefix = new Map<string, string[]>();
   for (const w of words) if (w.length >= 5) byPrefix.set(w.slice(0, 5), [...(byPrefix.get(w.slice(0, 5)) ?? []), w]);
   const initials = new Set<string>();
@@ -490,6 +497,9 @@ function foundIn(t: Omit<SupportTerm, 'found' | 'similar'>, p: PassageWords, exp
     return !!years && [...p.words].some((w) => /^\d{4}s?$/.test(w) && Number(w.slice(0, 4)) >= years.from && Number(w.slice(0, 4)) <= years.to);
   }
   const lower = withoutAccents(t.text.toLowerCase().replace(/['’]s$/, ''));
+  // A compound of the question is there when each of its parts is ("Who-related", "Kingdom-wide" of "UK-wide").
+  if (lower.includes('-') && !p.words.has(lower))
+    return t.text.split('-').every((part) => !bm25Tokens(part).length || foundIn({ ...t, text: part }, p, expanded));
   if (MONTHS[lower] && p.words.has(MONTHS[lower])) return true;
   // An acronym the passage spells out ("SP" for the Scottish Parliament).
   if (t.kind === 'name' && isAcronym(t.text) && t.text.length <= 5 && p.initials.has(lower)) return true;
@@ -541,6 +551,7 @@ export async function checkSupport(
       coverage: 0,
       terms: asked.map((t) => ({ ...t, found: false })),
       supporting: [],
+      named: [],
       lacks: { names: asked.filter((t) => t.kind !== 'word').length, topic: false, nothingAsked: false, rareNouns: 0, missingWeight: 0 },
     };
   const each = passages.map((p) => (p.parts ? unionOf(p.parts, lexicon) : passageWords(p.text)));
@@ -613,7 +624,7 @@ export async function checkSupport(
   };
   // How many required terms each passage lacks (the best passage lacks the fewest).
   const lacking: number[] = [];
-  const verdicts = found.map((terms): Omit<SupportVerdict, 'supporting'> => {
+  const verdicts = found.map((terms): Omit<SupportVerdict, 'supporting' | 'named'> => {
     const counted = terms.filter((t) => !t.inTitleOnly);
     const total = counted.reduce((s, t) => s + t.weight, 0);
     const coverage = total ? counted.filter(covered).reduce((s, t) => s + t.weight, 0) / total : 1;
@@ -628,6 +639,15 @@ export async function checkSupport(
       lacks: needed.lacks,
     };
   });
-  const best = verdicts.reduce((b, v, i) => (lacking[i]! < lacking[b]! || (lacking[i] === lacking[b] && v.coverage > verdicts[b]!.coverage) ? i : b), 0);
-  return { ...verdicts[best]!, supporting: verdicts.map((v) => v.passed) };
+  // The best passage lacks the fewest names and numbers (the question's most specific content), then the fewest
+  // required terms, then covers the most: a passage that names DFDS but not "operations" is closer to the question
+  // than one that has "operations" and never names DFDS.
+  const rank = (i: number) => [verdicts[i]!.lacks.names, lacking[i]!, -verdicts[i]!.coverage];
+  const better = (i: number, b: number) => {
+    const [x, y] = [rank(i), rank(b)];
+    const k = x.findIndex((v, j) => v !== y[j]);
+    return k >= 0 && x[k]! < y[k]!;
+  };
+  const best = verdicts.reduce((b, _, i) => (better(i, b) ? i : b), 0);
+  return { ...verdicts[best]!, supporting: verdicts.map((v) => v.passed), named: verdicts.map((v) => v.lacks.names === 0) };
 }
