@@ -287,11 +287,17 @@ describe('API documentation reached by a host name other than localhost, over pl
       const page = await lan.newPage();
       const failed: string[] = [];
       page.on('requestfailed', (r) => failed.push(r.url()));
+      const errors: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error') errors.push(m.text());
+      });
       await page.goto(`http://service.lan:${port}/api/docs`);
       await page.locator('.opblock-summary-path').first().waitFor({ timeout: 15_000 });
       const paths = await page.locator('.opblock-summary-path').allTextContents();
       expect(paths.map((p) => p.replace(/\u200b/g, ''))).toEqual(expect.arrayContaining(['/api/predict', '/analyze/sentiment', '/rag/ask']));
       expect(failed).toEqual([]);
+      // No style or script refused by the page's content security policy, nor any other error.
+      expect(errors).toEqual([]);
     } finally {
       await lan.close();
     }

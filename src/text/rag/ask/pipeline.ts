@@ -327,7 +327,7 @@ export class AskPipeline {
       );
 
     // 5. Answer, read from the passages that support the question on their own (the others only share some of its words),
-    // and in them from the sentences whose neighbourhood does (windowSupport).
+    // when the neighbourhood of one of their sentences does too (windowSupport).
     // (A question the gate let through was read from all of them already: that reading is the answer.)
     const supporting = kept.filter((_, i) => support!.supporting[i]);
     const windowSupport = (windows: { text: string; source: string; parts: string[] }[]) =>
@@ -486,7 +486,7 @@ export class AskPipeline {
     question: string,
     type: AnswerType,
     kept: SearchHit[],
-    /** Whether each window of text (a sentence with its neighbours) supports the question on its own. */
+    /** Whether each window of text (a sentence with its neighbours) supports the question on its own: none, no answer. */
     windowSupport?: (windows: { text: string; source: string; parts: string[] }[]) => Promise<boolean[]>,
   ) {
     const { stemDf, docs } = this.corpusVocab();
@@ -516,17 +516,17 @@ export class AskPipeline {
     });
     const warnings: string[] = [];
     if (windowSupport && candidates.length) {
-      // A sentence is read only when it and the two sentences either side of it in the chunk hold the question's key
-      // content together: a chunk that names France in one paragraph and a capital in another does not answer "the
-      // capital of France".
+      // The passages support the question only when some sentence and the two either side of it in the chunk hold the
+      // question's key content together: a chunk that names France in one paragraph and a capital in another does not
+      // answer "the capital of France". The reader then reads every sentence of those passages: it weighs a sentence's
+      // nearness to the question's words itself, and reading only the windows' sentences lost it answers one sentence
+      // further on (SQuAD F1 0.450 against 0.454, natural set 94 against 96 of 106).
       const windows = candidates.map((c, i) => {
         const parts = [candidates[i - 2], candidates[i - 1], c, candidates[i + 1], candidates[i + 2]].filter((n) => n && n.hit === c.hit).map((n) => n!.text);
         return { text: parts.join(' '), parts, source: c.hit.source };
       });
       const ok = await windowSupport(windows);
-      const inWindow = candidates.filter((_, i) => ok[i]);
-      if (!inWindow.length) return null;
-      candidates.splice(0, candidates.length, ...inWindow);
+      if (!ok.some(Boolean)) return null;
     }
     const passageOf = (i: number, text: string) => ({ text, source: candidates[i]!.hit.source, chunk_index: candidates[i]!.hit.chunk_index });
     if (type === 'factoid' && this.settings.reader) {

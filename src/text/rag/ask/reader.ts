@@ -7,7 +7,15 @@ import { fromRoot } from '../../../infra/paths.js';
 import { type CompactEnsemble, compactEnsemble, ensembleFromOnnx, predictCompact, sigmoid } from '../../../infra/tree-ensemble.js';
 import { type AnswerType, numberedSet } from './answer-type.js';
 import { termsOf } from './extractive.js';
-import { type QuestionInfo, type SentenceCandidate, sentenceFeatures, spanCandidates, spanFeatures } from './reader-features.js';
+import {
+  type QuestionInfo,
+  SENTENCE_FEATURES,
+  SPAN_FEATURES,
+  type SentenceCandidate,
+  sentenceFeatures,
+  spanCandidates,
+  spanFeatures,
+} from './reader-features.js';
 import { type ConsensusSettings, consensus } from './span-consensus.js';
 
 export * from './reader-features.js';
@@ -124,7 +132,13 @@ export type ReaderSettings = Pick<ReaderModels, 'sentencesForSpans' | 'consensus
 
 /** The shipped reader (the two ONNX tree ensembles and the settings chosen with them). */
 export function loadLearnedReader(dir = fromRoot(READER_DIR)): LearnedReader {
-  const read = (name: string) => compactEnsemble(ensembleFromOnnx(new Uint8Array(readFileSync(join(dir, name)))).model);
+  const read = (name: string, features: readonly string[]) => {
+    const { model } = ensembleFromOnnx(new Uint8Array(readFileSync(join(dir, name))));
+    // A model trained on another feature list would read every feature after the first difference in the wrong place.
+    if (model.nFeatures !== features.length)
+      throw new Error(`${join(dir, name)} takes ${model.nFeatures} features, the service computes ${features.length}: retrain it (npm run train:reader)`);
+    return compactEnsemble(model);
+  };
   const settings = JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8')) as ReaderSettings;
-  return new LearnedReader({ sentence: read('sentence.onnx'), span: read('span.onnx'), ...settings });
+  return new LearnedReader({ sentence: read('sentence.onnx', SENTENCE_FEATURES), span: read('span.onnx', SPAN_FEATURES), ...settings });
 }
