@@ -493,3 +493,31 @@ describe('/rag/ask: the key content must come together near the answer', () => {
     expect(near.answer_passage).toMatch(/grant no commissions to privateers/);
   });
 });
+
+describe('/rag/ask: a name that no kept passage mentions is searched for', () => {
+  const docs = tempDir('ask-names-');
+  let app: Awaited<ReturnType<typeof makeApp>>;
+  beforeAll(async () => {
+    // Passages that share every word of the question but its name, and one passage that names it and little else.
+    for (let i = 0; i < 5; i++)
+      writeFileSync(
+        join(docs, `fleet-${i}.txt`),
+        `The western navy of the empire controlled the sea lanes for a long time. How long the western navy of the empire held control of the sea lanes near port ${i} was long debated.`,
+      );
+    writeFileSync(join(docs, 'island.txt'), 'The Normans took Cyprus in 1191 and held it for 380 years.');
+    app = await makeApp({ DOCS_DIR: docs, RAG_INDEX_ON_START: false });
+    await app.inject({ method: 'POST', url: '/rag/index', payload: {} });
+  });
+  afterAll(() => app.close());
+
+  it('puts the chunk that names it first among the passages, and says so in the timings', async () => {
+    const question = 'How long did the western navy of the empire control the sea lanes near Cyprus?';
+    // A plain search ranks the fleet passages first.
+    const plain = (await app.inject({ method: 'POST', url: '/rag/search', payload: { query: question, top_k: 1 } })).json();
+    expect(plain.results[0].source).toMatch(/^fleet-/);
+    const body = (await app.inject({ method: 'POST', url: '/rag/ask', payload: { question, top_k: 1 } })).json();
+    expect(Object.keys(body.timings_ms)).toContain('retrieve_names');
+    expect(body.sources[0]).toBe('island.txt');
+    expect(body.context[0]).toMatchObject({ number: 1, source: 'island.txt' });
+  });
+});
