@@ -6,6 +6,11 @@ import { ConfigError, ensureDataDirs, loadConfig } from './infra/config.js';
 import { DirLock, DirLockedError } from './infra/dir-lock.js';
 import { applyMemoryFlags } from './infra/v8-memory.js';
 
+/** The signals that ask the service to stop. */
+const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
+/** A stop signal repeated within this time is the same request delivered twice (see main). */
+const REPEAT_MS = 1000;
+
 async function main() {
   applyMemoryFlags();
   let config;
@@ -35,13 +40,29 @@ async function main() {
   }
   const app = await buildApp({ config });
 
-  closeWithGrace({ delay: config.SHUTDOWN_TIMEOUT_MS }, async ({ signal, err }) => {
+  // SIGTERM and SIGINT are handled here rather than by close-with-grace: a service started by npm and stopped by
+  // signalling its whole process group (systemd's default, `kill -- -<pgid>`) gets each signal twice, from the sender
+  // and from npm passing it on, and close-with-grace takes the repeat for an impatient second signal and exits at once,
+  // cutting off the requests in flight. The same signal again within a second is that repeat; later, it is a second
+  // signal, and the process exits.
+  let stopping: { signal: string; at: number } | null = null;
+  const grace = closeWithGrace({ delay: config.SHUTDOWN_TIMEOUT_MS, skip: [...STOP_SIGNALS] }, async ({ err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
-    else app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    else app.log.info({ signal: stopping?.signal }, 'shutting down: finishing in-flight requests');
     await app.close();
     serviceLock.release();
     app.log.info('closed');
   });
+  for (const signal of STOP_SIGNALS)
+    process.on(signal, () => {
+      if (!stopping) {
+        stopping = { signal, at: Date.now() };
+        void grace.close();
+      } else if (signal !== stopping.signal || Date.now() - stopping.at > REPEAT_MS) {
+        app.log.error(`second ${signal}, exiting`);
+        process.exit(1);
+      }
+    });
 
   await app.listen({ port: config.PORT, host: config.HOST });
   const { port } = app.server.address() as { port: number };

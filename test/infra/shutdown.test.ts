@@ -26,7 +26,11 @@ describe('graceful shutdown', () => {
     await expect(fetch(`http://127.0.0.1:${port}/live`)).rejects.toThrow();
   });
 
-  it('the server process exits 0 on SIGTERM after logging its shutdown', async () => {
+  it.each([
+    ['once', 1],
+    // What a process-group stop does to a service under npm: the signal from the sender, then npm's copy of it.
+    ['twice at once', 2],
+  ])('the server process exits 0 on SIGTERM sent %s, after logging its shutdown', async (_, times) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
       cwd: PROJECT_ROOT,
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: tempDir(), LOG_LEVEL: 'info' },
@@ -41,10 +45,11 @@ describe('graceful shutdown', () => {
     expect(out).toContain('Server listening');
     const port = /listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(out)?.[1];
     expect((await fetch(`http://127.0.0.1:${port}/live`)).status).toBe(200);
-    child.kill('SIGTERM');
+    for (let i = 0; i < times; i++) child.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(out).toContain('shutting down');
     expect(out).toContain('"msg":"closed"');
+    expect(out).not.toContain('second SIGTERM');
   });
 
   it('refuses to start with invalid config and names the variable', async () => {
