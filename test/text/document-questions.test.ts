@@ -188,6 +188,8 @@ describe('answers from the catalogue', () => {
     expect(answerFromCatalogue('Which addresses did Franklin Roosevelt give?', 'documents', twoRoosevelts, [])).toMatchObject({ sources: ['b.txt', 'c.txt'] });
     expect(answerFromCatalogue('Which addresses did Roosevelt give?', 'documents', twoRoosevelts, [])).toMatchObject({ sources: ['e.txt', 'b.txt', 'c.txt'] });
     expect(answerFromCatalogue('Which speeches did Kennedy give?', 'documents', catalogue, [])).toEqual({ missing: ['Kennedy'] });
+    // A last name with one slip is the author's.
+    expect(answerFromCatalogue('Which addresses did Franklin Rosevelt give?', 'documents', catalogue, [])).toMatchObject({ sources: ['b.txt', 'c.txt'] });
   });
 
   it("names the person a 'what did X say' question asks about when no document of the catalogue is theirs", () => {
@@ -198,6 +200,9 @@ describe('answers from the catalogue', () => {
     expect(speakerMissing('What did Bush say about Iraq?', [], catalogue)).toBe('Bush');
     expect(speakerMissing('What did George W. Bush say about Iraq?', [], catalogue)).toBe('George W. Bush');
     expect(speakerMissing('What did Americans want in 1941?', [], catalogue)).toBeNull();
+    // A speaker's name typed with one slip is still that speaker; a short name must be exact.
+    expect(speakerMissing('What did Lincon say about slavery?', ['Lincon'], catalogue)).toBeNull();
+    expect(speakerMissing('What did Linclon say about slavery?', ['Linclon'], catalogue)).toBeNull();
     // Not that kind of question, no person named, or a catalogue without authors: nothing to say.
     expect(speakerMissing('Who shot President McKinley?', ['McKinley'], catalogue)).toBeNull();
     expect(speakerMissing('What did the president say about taxes?', [], catalogue)).toBeNull();

@@ -3,6 +3,7 @@
 // his address?". The text of an address rarely names its speaker or its year; the document catalogue
 // (documents.json) does. Such a question is answered from the catalogue entry of the document it is about: the one
 // its year or name picks out, else the one the best retrieved passage comes from.
+import { distance } from 'fastest-levenshtein';
 import type { DocumentCatalogue, DocumentMeta } from '../documents.js';
 
 /** Who gave a document, when, which documents one person gave, or how many documents (one person's or all). */
@@ -236,7 +237,7 @@ function byName(question: string, entries: [string, DocumentMeta][]): { names: s
   const titleWords = new Set(entries.flatMap(([, m]) => m.title?.toLowerCase().split(/\W+/) ?? []));
   const names = (question.match(/(?<=\s)\p{Lu}[\p{L}'’-]+/gu) ?? []).map((w) => w.replace(/['’]s$/, '')).filter((w) => !titleWords.has(w.toLowerCase()));
   const lower = new Set(names.map((w) => w.toLowerCase()));
-  const byLast = entries.filter(([, m]) => m.author && lower.has(lastName(m.author)));
+  const byLast = entries.filter(([, m]) => m.author && [...lower].some((w) => sameName(w, lastName(m.author!))));
   // "Franklin Roosevelt" is not Theodore: of the authors with that last name, those the question names most fully.
   const named = (m: DocumentMeta) =>
     m
@@ -325,4 +326,18 @@ const lastName = (name: string) =>
     .toLowerCase();
 
 /** Whether two names share their last name ("Johnson", "Lyndon Johnson" and "Lyndon B. Johnson"). */
-export const sameLastName = (a: string, b: string) => lastName(a) === lastName(b);
+export const sameLastName = (a: string, b: string) => sameName(lastName(a), lastName(b));
+
+/**
+ * Two lower-case names are the same as typed: equal, or from five letters with the same first letter and one slip
+ * (a letter missing, added, changed, or two swapped: "lincon", "linclon" for Lincoln). Shorter names are too close to
+ * other names (Bush, Rush).
+ */
+function sameName(a: string, b: string): boolean {
+  if (a === b) return true;
+  if (Math.min(a.length, b.length) < 5 || a[0] !== b[0]) return false;
+  if (distance(a, b) <= 1) return true;
+  if (a.length !== b.length) return false;
+  const differ = [...a].flatMap((c, i) => (c === b[i] ? [] : [i]));
+  return differ.length === 2 && differ[1] === differ[0]! + 1 && a[differ[0]!] === b[differ[1]!] && a[differ[1]!] === b[differ[0]!];
+}
