@@ -24,7 +24,7 @@ async function swaggerPlugin(app: FastifyInstance) {
       ],
     },
     transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
+    transformObject: (input) => onlyReachedSchemas(jsonSchemaTransformObject(input) as OpenApiDocument) as ReturnType<typeof jsonSchemaTransformObject>,
     // Only JSON APIs belong in the document; HTML pages, static files and metrics do not.
     hideUntagged: true,
   });
@@ -39,6 +39,35 @@ async function swaggerPlugin(app: FastifyInstance) {
     transformStaticCSP: (header: string) =>
       header.replace(/\s*upgrade-insecure-requests;?/, '').replace(/style-src ([^;]*);/, (_, sources: string) => `style-src ${sources} 'unsafe-inline';`),
   });
+}
+
+type OpenApiDocument = { components?: { schemas?: Record<string, unknown> } } & Record<string, unknown>;
+
+/**
+ * The zod provider lists every named schema twice, as read from requests (`PassengerInput`) and as written in
+ * responses (`Passenger`): Swagger UI then shows each model twice, although a schema only responses use is never read
+ * from a request. Only the schemas that the operations reach (through their references) are kept.
+ */
+export function onlyReachedSchemas<T extends OpenApiDocument>(doc: T): T {
+  const schemas = doc.components?.schemas;
+  if (!schemas) return doc;
+  const prefix = '#/components/schemas/';
+  const reached = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (value && typeof value === 'object')
+      for (const [key, v] of Object.entries(value)) {
+        if (key === '$ref' && typeof v === 'string' && v.startsWith(prefix)) {
+          const name = v.slice(prefix.length);
+          if (!reached.has(name)) {
+            reached.add(name);
+            visit(schemas[name]);
+          }
+        } else visit(v);
+      }
+  };
+  visit(doc.paths);
+  return { ...doc, components: { ...doc.components, schemas: Object.fromEntries(Object.entries(schemas).filter(([name]) => reached.has(name))) } };
 }
 
 export default fp(swaggerPlugin, { name: 'swagger' });

@@ -29,6 +29,23 @@ describe('OpenAPI', () => {
     expect(Object.keys(doc.paths)).toContain('/health');
   });
 
+  it('lists each model once: only the schemas that some operation reaches', async () => {
+    const doc = parse(app.swagger({ yaml: true }));
+    const names = Object.keys(doc.components.schemas);
+    const text = JSON.stringify(doc);
+    for (const name of names) expect(text).toContain(`"#/components/schemas/${name}"`);
+    // A response-only model is not listed again as a request model.
+    expect(names).toContain('Prediction');
+    expect(names).not.toContain('PredictionInput');
+  });
+
+  it('offers an example question and text to try, not "string"', async () => {
+    const doc = parse(app.swagger({ yaml: true }));
+    const body = (path: string) => doc.paths[path].post.requestBody.content['application/json'].schema.properties;
+    expect(body('/rag/ask').question.example).toMatch(/\?$/);
+    expect(body('/analyze/sentiment').text.example).toEqual(expect.any(String));
+  });
+
   it('serves Swagger UI at /api/docs', async () => {
     const res = await app.inject({ url: '/api/docs/' });
     expect(res.statusCode).toBe(200);

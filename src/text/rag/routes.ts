@@ -104,7 +104,7 @@ export async function ragRoutes(app: FastifyInstance, opts: { service: Lazy<RagS
         tags: ['rag'],
         summary: 'Hybrid search: semantic similarity and BM25, fused',
         body: z.strictObject({
-          query: z.string().trim().min(1).max(2000),
+          query: z.string().trim().min(1).max(2000).meta({ example: 'war on poverty' }),
           top_k: z.int().min(1).max(50).default(5),
           fusion: z.enum(['weighted', 'rrf']).default('weighted'),
           rerank: z.boolean().default(false),
@@ -144,7 +144,7 @@ export async function ragRoutes(app: FastifyInstance, opts: { service: Lazy<RagS
   });
 
   const AskBody = z.strictObject({
-    question: z.string().describe('the question, 3 to 1,000 characters'),
+    question: z.string().describe('the question, 3 to 1,000 characters').meta({ example: 'What did Lyndon Johnson declare war on?' }),
     top_k: z.int().min(1).max(20).default(5).describe('chunks to retrieve, 1 to 20'),
   });
 

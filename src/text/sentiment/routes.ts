@@ -57,7 +57,7 @@ export async function sentimentRoutes(app: FastifyInstance, opts: { service: Sen
           'The text is split into chunks of at most 510 tokens (at sentence ends where possible); every chunk is ' +
           'classified and the probabilities are the unweighted mean over chunks. An empty or whitespace-only text ' +
           'gets 400 `{detail: "Invalid input format", reason: "text is empty"}`; a text over the size limit gets 413.',
-        body: z.strictObject({ text: z.string().describe('the text to analyse') }),
+        body: z.strictObject({ text: z.string().describe('the text to analyse').meta({ example: 'I love this movie, it was absolutely wonderful!' }) }),
         response: { 200: SentimentResponseSchema, 400: DetailSchema, 413: DetailSchema, 415: DetailSchema, 500: DetailSchema, 503: DetailSchema },
       },
     },
