@@ -339,5 +339,5 @@ function sameName(a: string, b: string): boolean {
   if (distance(a, b) <= 1) return true;
   if (a.length !== b.length) return false;
   const differ = [...a].flatMap((c, i) => (c === b[i] ? [] : [i]));
-  return differ.length === 2 && differ[1] === differ[0]! + 1 && a[differ[0]!] === b[differ[1]!] && a[differ[1]!] === b[differ[0]!];
+  return differ.length === 2 && differ[1] === differ[0]! + 1 && a[differ[0]!] === b[differ[1]] && a[differ[1]] === b[differ[0]!];
 }
