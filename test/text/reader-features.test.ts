@@ -73,7 +73,13 @@ describe('answer type of a question', () => {
     ['what was (a thing named by common words)', 'What was the gold standard?'],
     ['what is (a quoted term)', "What is 'grey literature'?"],
     ['what are the N Xs (a numbered set)', 'What are the four freedoms?'],
+    ['what are the N Xs someone named (a numbered set)', 'What are the four freedoms Roosevelt described?'],
   ])('open: %s ("%s")', (_, q) => expect(answerType(q)).toBe('open'));
+
+  it.each([
+    ['the N Xs of Y', 'What were the two forms of environmental determinism?'],
+    ['the N Xs for Y', 'What are the two ABC affiliates for Grand Rapids Michigan?'],
+  ])('factoid, not a numbered set listed one by one: %s ("%s")', (_, q) => expect(answerType(q)).toBe('factoid'));
 });
 
 describe('words of a sentence', () => {

@@ -53,8 +53,14 @@ function howDegree(q: string): boolean {
 const NUMBER_WORDS = 'two|three|four|five|six|seven|eight|nine|ten|\\d+';
 /** "What is the Monroe Doctrine?", "What was Nicholas Storch?", "What is 'grey literature'?": every word of the name capitalised, or quoted. */
 const WHAT_IS_NAME = /^\s*[Ww]hat (?:is|are|was|were) (?:the |an? )?((?:[\p{Lu}\d][\p{L}\p{N}'’.-]*\s*)+|['"‘“][^'"’”]+['"’”])\s*\?*\s*$/u;
-/** "What are the four freedoms?": the members of a numbered set. */
-const WHAT_ARE_THE_N = new RegExp(`^\\s*what (?:are|were) the (${NUMBER_WORDS}) [\\w'-]+\\s*\\?*\\s*$`, 'i');
+/**
+ * "What are the four freedoms?", "What were the four freedoms Roosevelt described?": the members of a numbered set,
+ * listed one by one. Not "the two forms of X" or "the two affiliates for Y", whose members one sentence names.
+ */
+const WHAT_ARE_THE_N = new RegExp(
+  `^\\s*what (?:are|were) the (${NUMBER_WORDS}) [\\w'-]+(?:\\s+(?!(?:of|in|for|on|at|to|from|by|with|about|under|over|between|during|after|before|into|near)\\b)[\\w'.-]+){0,5}\\s*\\?*\\s*$`,
+  'i',
+);
 
 /** The size of the numbered set a question asks for ("What are the four freedoms?" -> 4), or null. */
 export function numberedSet(question: string): number | null {
