@@ -101,9 +101,12 @@ async function viaService(config: Config, url: string, request: RunRequest): Pro
   if (flags.unfreeze) {
     const id = int('unfreeze', flags.unfreeze)!;
     const res = await call<{ unfrozen: boolean }>('POST', `/api/collection/movies/${id}/unfreeze`);
-    if (res.status === 404) console.log(`no movie with tmdb_id ${id}`);
-    else if (res.status === 200) console.log(`movie ${id} unfrozen`);
-    else return refused(res);
+    if (res.status === 404) {
+      console.error(`no movie with tmdb_id ${id}`);
+      return 1;
+    }
+    if (res.status !== 200) return refused(res);
+    console.log(`movie ${id} unfrozen`);
     return 0;
   }
   if (flags['dry-run']) {
@@ -150,7 +153,11 @@ async function direct(config: Config, request: RunRequest): Promise<number> {
   try {
     if (flags.unfreeze) {
       const id = int('unfreeze', flags.unfreeze)!;
-      console.log((await ctx.repo.unfreeze(id)) ? `movie ${id} unfrozen` : `no movie with tmdb_id ${id}`);
+      if (!(await ctx.repo.unfreeze(id))) {
+        console.error(`no movie with tmdb_id ${id}`);
+        return 1;
+      }
+      console.log(`movie ${id} unfrozen`);
       return 0;
     }
     const params = runParams(request);

@@ -74,7 +74,8 @@ describe('the command-line tools beside a running service', () => {
     expect(dry.code).toBe(0);
     expect(dry.stdout).toMatch(/\d+ movies would be refreshed|no movie is due for a refresh/);
     const unfreeze = await runCli(COLLECT, ['--unfreeze', '424242'], env);
-    expect(unfreeze.stdout).toContain('no movie with tmdb_id 424242');
+    expect(unfreeze.stderr).toContain('no movie with tmdb_id 424242');
+    expect(unfreeze.code).toBe(1);
     const after = (await (await fetch(`${service.url}/api/collection/runs`)).json()) as { runs: { status: string }[] };
     expect(after.runs.map((r) => r.status)).toEqual(['succeeded', 'succeeded']);
   });
