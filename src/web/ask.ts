@@ -81,7 +81,13 @@ async function askPages(app: FastifyInstance) {
     } catch (err) {
       if (err instanceof TextHttpError && err.statusCode === 400) {
         reply.code(400);
-        return reply.page('ask', 'Ask the documents', { ...common, error: typeof err.extra.reason === 'string' ? err.extra.reason : err.detail, result: null });
+        // The guardrail's reason is a clause ("the question is empty"); the page shows it as a sentence.
+        const reason = typeof err.extra.reason === 'string' ? err.extra.reason : err.detail;
+        return reply.page('ask', 'Ask the documents', {
+          ...common,
+          error: `${reason.charAt(0).toUpperCase()}${reason.slice(1).replace(/\.?$/, '.')}`,
+          result: null,
+        });
       }
       request.log.error({ err }, 'ask page failed');
       reply.code(503);

@@ -288,6 +288,12 @@ describe('POST /rag/ask', () => {
     expect(res.body).not.toMatch(/Grounding|NaN/);
   });
 
+  it('says on the ask page, as a sentence, why a question was refused', async () => {
+    const res = await app.inject({ method: 'POST', url: '/ask', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'question=%20' });
+    expect(res.statusCode).toBe(400);
+    expect(res.body).toContain('The question is empty.');
+  });
+
   it('answers when and how many questions with dates and numbers', async () => {
     expect((await ask(app, { question: 'When did the navy build the ironclad ships?' })).json().answer).toBe('1862');
     expect((await ask(app, { question: 'How many ironclad ships did the navy build?' })).json().answer).toMatch(/three/i);
