@@ -236,6 +236,13 @@ describe('fallback interpretation', () => {
     expect(a).not.toBe(b);
   });
 
+  it('names the runners-up of the dominant emotion only when they reach 5%', () => {
+    const nearlyAllJoy = { anger: 0.001, joy: 0.985, fear: 0.001, sadness: 0.002, surprise: 0.006, disgust: 0.001, neutral: 0.004 };
+    const text = interpretFromScores({ positive: 0.99, negative: 0.005, neutral: 0.005 }, nearlyAllJoy, ['positive']);
+    expect(text).toMatch(/dominant emotion is joy \(99%\), with no other emotion at 5% or more\./);
+    expect(text).not.toMatch(/\(0%\)|\(1%\)/);
+  });
+
   const calm = { anger: 0.02, joy: 0.03, fear: 0.02, sadness: 0.02, surprise: 0.03, disgust: 0.01, neutral: 0.87 };
 
   it.each([

@@ -77,6 +77,8 @@ function mean<K extends string>(rows: Scores<K>[], labels: readonly K[]): Scores
 
 const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
 const pct = (x: number) => `${Math.round(x * 100)}%`;
+/** An emotion below this share is not worth naming after the dominant one. */
+const MINOR_EMOTION = 0.05;
 
 export interface SentimentResult {
   sentiment: (typeof SENTIMENTS)[number];
@@ -145,8 +147,13 @@ export function interpretFromScores(
       `Emotionally it is mostly matter-of-fact (${pct(emotions.neutral)} neutral); the strongest emotion is ${nonNeutral[0]} at ${pct(emotions[nonNeutral[0]!])}.`,
     );
   } else {
+    // Runners-up are named only when they count ("followed by surprise (0%)" says nothing).
+    const others = emo.slice(1, 3).filter((e) => emotions[e]! >= MINOR_EMOTION);
+    const rest = others.map((e) => `${e} (${pct(emotions[e]!)})`);
     sentences.push(
-      `Its dominant emotion is ${emo[0]} (${pct(emotions[emo[0]!])}), followed by ${emo[1]} (${pct(emotions[emo[1]!])}) and ${emo[2]} (${pct(emotions[emo[2]!])}).`,
+      `Its dominant emotion is ${emo[0]} (${pct(emotions[emo[0]!])})${
+        rest.length ? `, followed by ${rest.join(' and ')}` : `, with no other emotion at ${pct(MINOR_EMOTION)} or more`
+      }.`,
     );
   }
   if (perChunk.length > 1) sentences.push(partsSentence(perChunk, top));
