@@ -1,7 +1,15 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerFromCatalogue, documentQuestion, formatDate, outdatedFor, saidTopic, speakerMissing } from '../../src/text/rag/ask/document-question.js';
+import {
+  answerFromCatalogue,
+  documentQuestion,
+  formatDate,
+  outdatedFor,
+  saidTopic,
+  speakerMissing,
+  speakerWords,
+} from '../../src/text/rag/ask/document-question.js';
 import { type DocumentMeta, documentCatalogue } from '../../src/text/rag/documents.js';
 import { entityCoverage } from '../../src/text/rag/ask/pipeline.js';
 import type { SearchHit } from '../../src/text/rag/service.js';
@@ -188,6 +196,8 @@ describe('answers from the catalogue', () => {
     expect(answerFromCatalogue('Which addresses did Franklin Roosevelt give?', 'documents', twoRoosevelts, [])).toMatchObject({ sources: ['b.txt', 'c.txt'] });
     expect(answerFromCatalogue('Which addresses did Roosevelt give?', 'documents', twoRoosevelts, [])).toMatchObject({ sources: ['e.txt', 'b.txt', 'c.txt'] });
     expect(answerFromCatalogue('Which speeches did Kennedy give?', 'documents', catalogue, [])).toEqual({ missing: ['Kennedy'] });
+    // A question typed in lower case names an author by their exact last name.
+    expect(answerFromCatalogue('which addresses did roosevelt give', 'documents', catalogue, [])).toMatchObject({ sources: ['b.txt', 'c.txt'] });
     // A last name with one slip is the author's.
     expect(answerFromCatalogue('Which addresses did Franklin Rosevelt give?', 'documents', catalogue, [])).toMatchObject({ sources: ['b.txt', 'c.txt'] });
   });
@@ -200,6 +210,8 @@ describe('answers from the catalogue', () => {
     expect(speakerMissing('What did Bush say about Iraq?', [], catalogue)).toBe('Bush');
     expect(speakerMissing('What did George W. Bush say about Iraq?', [], catalogue)).toBe('George W. Bush');
     expect(speakerMissing('What did Americans want in 1941?', [], catalogue)).toBeNull();
+    expect(speakerWords('What did Bill Clinton say about big government?')).toEqual(['bill', 'clinton']);
+    expect(speakerWords('Who was shot in 1901?')).toEqual([]);
     // A speaker's name typed with one slip is still that speaker; a short name must be exact.
     expect(speakerMissing('What did Lincon say about slavery?', ['Lincon'], catalogue)).toBeNull();
     expect(speakerMissing('What did Linclon say about slavery?', ['Linclon'], catalogue)).toBeNull();

@@ -230,12 +230,17 @@ function byCount(count: NonNullable<ReturnType<typeof countAsked>>, entries: [st
 
 /**
  * The entries whose author a name of the question names: its capitalised words past the first, other than the
- * titles' ("State of the Union"), matched against each author's last name ("Monroe", "Roosevelt"), and of those the
- * ones whose other names the question has too.
+ * titles' ("State of the Union"), and its lower-case words that are an author's last name, matched against each
+ * author's last name ("Monroe", "Roosevelt"), and of those the ones whose other names the question has too.
  */
 function byName(question: string, entries: [string, DocumentMeta][]): { names: string[]; entries: [string, DocumentMeta][] } {
   const titleWords = new Set(entries.flatMap(([, m]) => m.title?.toLowerCase().split(/\W+/) ?? []));
-  const names = (question.match(/(?<=\s)\p{Lu}[\p{L}'’-]+/gu) ?? []).map((w) => w.replace(/['’]s$/, '')).filter((w) => !titleWords.has(w.toLowerCase()));
+  const lastNames = new Set(entries.flatMap(([, m]) => (m.author ? [lastName(m.author)] : [])));
+  const names = [
+    ...(question.match(/(?<=\s)\p{Lu}[\p{L}'’-]+/gu) ?? []).map((w) => w.replace(/['’]s$/, '')).filter((w) => !titleWords.has(w.toLowerCase())),
+    // A question typed in lower case names an author by their last name exactly ("when did lincoln give his address").
+    ...(question.match(/(?<=\s)\p{Ll}[\p{L}'’-]+/gu) ?? []).map((w) => w.replace(/['’]s$/, '')).filter((w) => lastNames.has(w)),
+  ];
   const lower = new Set(names.map((w) => w.toLowerCase()));
   const byLast = entries.filter(([, m]) => m.author && [...lower].some((w) => sameName(w, lastName(m.author!))));
   // "Franklin Roosevelt" is not Theodore: of the authors with that last name, those the question names most fully.
@@ -282,6 +287,11 @@ export function speakerMissing(question: string, people: string[], catalogue: Do
  * names X as an author ("What did Eisenhower warn about?" -> his 1961 address; "Roosevelt" -> both Roosevelts'): the
  * question is about those documents only. Null otherwise.
  */
+/** The words of the speaker a "What did X say ...?" question names, lower case ("bill", "clinton"); empty otherwise. */
+export function speakerWords(question: string): string[] {
+  return (WORDS_OF.exec(normalised(question))?.[1] ?? '').match(/[\p{L}'’-]+/gu)?.map((w) => w.replace(/['’]s$/, '')) ?? [];
+}
+
 export function speakerDocuments(question: string, catalogue: DocumentCatalogue): Set<string> | null {
   const m = WORDS_OF.exec(normalised(question));
   if (!m) return null;

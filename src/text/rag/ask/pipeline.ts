@@ -18,6 +18,7 @@ import {
   sameLastName,
   speakerDocuments,
   speakerMissing,
+  speakerWords,
 } from './document-question.js';
 import { checkQuestion, groundingScore } from './guardrails.js';
 import { completeFragment, titleStems } from './passages.js';
@@ -174,6 +175,7 @@ export class AskPipeline {
     // The documents' catalogue, read once for the whole question (each read checks the file).
     const catalogue = this.settings.documents?.() ?? null;
     const speakerDocs = catalogue ? speakerDocuments(original, catalogue) : null;
+    const speakerNames = new Set(speakerDocs ? speakerWords(original) : []);
     const depth = this.settings.rerank ? Math.max(topK, RERANK_DEPTH) : topK;
     let hits = await time('retrieve', () => (speakerDocs ? this.rag.searchIn(rewritten, depth, speakerDocs) : this.rag.search(rewritten, depth)));
     if (this.settings.rerank) hits = await time('rerank', () => this.rerank(rewritten, hits, topK, rerankWarnings));
@@ -209,7 +211,9 @@ export class AskPipeline {
         settings,
         this.wordVectors,
         expandedOf(changes),
-        (name) => this.everywhere(name),
+        // The speaker of "What did Bill Clinton say...?", whose documents alone are searched, need not be named in
+        // them ("Bill" is in none of the addresses of William J. Clinton).
+        (name) => this.everywhere(name) || (speakerDocs !== null && speakerNames.has(name.toLowerCase())),
       );
     const supportSettings = this.settings.support ?? DEFAULT_SUPPORT;
     let support: SupportVerdict | null = null;
