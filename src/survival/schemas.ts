@@ -2,7 +2,7 @@
 import { z } from 'zod';
 
 export const PassengerFields = {
-  pclass: z.union([z.literal(1), z.literal(2), z.literal(3)], { error: 'Passenger class must be 1, 2 or 3' }).describe('passenger class'),
+  pclass: z.union([z.literal(1), z.literal(2), z.literal(3)], { error: 'Passenger class must be the number 1, 2 or 3' }).describe('passenger class'),
   sex: z.enum(['male', 'female']).describe('gender'),
   age: z.number().min(0).max(100).describe('age in years'),
   sibsp: z.int().min(0).max(10).describe('siblings/spouses aboard'),

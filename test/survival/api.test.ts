@@ -109,6 +109,9 @@ describe('survival API', () => {
   it('says which passenger classes there are when pclass is not 1, 2 or 3', async () => {
     const res = await predict({ ...valid, pclass: 4 });
     expect(res.json().details.errors).toContainEqual(expect.objectContaining({ loc: ['pclass'], msg: expect.stringMatching(/1, 2 or 3/) }));
+    // "1" as text looks like 1: the message says a number is wanted.
+    const text = await predict({ ...valid, pclass: '1' });
+    expect(text.json().details.errors).toContainEqual(expect.objectContaining({ loc: ['pclass'], msg: expect.stringMatching(/the number 1, 2 or 3/) }));
   });
 
   it.each(bad)('400 for %s with loc naming the field', async (_name, change, loc) => {
