@@ -148,8 +148,8 @@ export function interpretFromScores(
     );
   } else {
     // Runners-up are named only when they count ("followed by surprise (0%)" says nothing).
-    const others = emo.slice(1, 3).filter((e) => emotions[e]! >= MINOR_EMOTION);
-    const rest = others.map((e) => `${e} (${pct(emotions[e]!)})`);
+    const others = emo.slice(1, 3).filter((e) => emotions[e] >= MINOR_EMOTION);
+    const rest = others.map((e) => `${e} (${pct(emotions[e])})`);
     sentences.push(
       `Its dominant emotion is ${emo[0]} (${pct(emotions[emo[0]!])})${
         rest.length ? `, followed by ${rest.join(' and ')}` : `, with no other emotion at ${pct(MINOR_EMOTION)} or more`
