@@ -8,6 +8,7 @@ import { checkQuestion, groundingScore } from '../../src/text/rag/ask/guardrails
 import { loadLexicon } from '../../src/text/rag/ask/lexicon.js';
 import { analyseQuestion, loadLearnedReader } from '../../src/text/rag/ask/reader.js';
 import { extractEntities } from '../../src/text/rag/ask/question-nlp.js';
+import { wholeNumber } from '../../src/text/rag/ask/pipeline.js';
 import { DEFAULT_ABBREVIATIONS, expandAbbreviations, fixTypos, vocabulary } from '../../src/text/rag/ask/rewrite.js';
 import { makeApp, tempDir } from '../helpers/app.js';
 import { FakeLlm, baseUrlFor } from '../helpers/fake-llm.js';
@@ -159,6 +160,15 @@ describe('query rewriting and entities', () => {
       expect(read(question, sentence)?.sentence).toBe(sentence);
     });
   });
+});
+
+describe('a span that starts inside a number', () => {
+  it.each([
+    ['1/2 million', "And we're on track to add another 1 1/2 million jobs to this total.", '1 1/2 million'],
+    ['million Americans', 'There are about 2 million Americans working right now.', '2 million Americans'],
+    ['2 million', 'There are about 2 million Americans working right now.', '2 million'],
+    ['Americans', 'There are about 2 million Americans working right now.', 'Americans'],
+  ])('"%s" of "%s" is "%s"', (answer, sentence, expected) => expect(wholeNumber(answer, sentence)).toBe(expected));
 });
 
 describe('confidence and grounding arithmetic', () => {

@@ -61,6 +61,17 @@ const READER_CHUNKS = 5;
 /** Best sentences a READER_MODEL reads for the span (joined in their order in the chunks). */
 const MODEL_READER_SENTENCES = 3;
 
+/**
+ * A span that starts inside a number takes the number's start: the reader's spans are word runs, and "1 1/2 million"
+ * or "2 million" is several words ("1/2 million" of "another 1 1/2 million jobs" would say half a million).
+ */
+export function wholeNumber(answer: string, sentence: string): string {
+  const at = sentence.indexOf(answer);
+  if (at <= 0 || !/^(?:\d+\/\d+|hundred|thousand|million|billion|trillion)\b/i.test(answer)) return answer;
+  const before = /(?:^|\s)(\d[\d,.]*\s+)$/.exec(sentence.slice(0, at));
+  return before ? `${before[1]}${answer}` : answer;
+}
+
 export type StepListener = (step: string, data: Record<string, unknown>) => void;
 
 /** Passages that join the kept ones for naming what none of those names (the best by the question's words). */
@@ -577,7 +588,8 @@ export class AskPipeline {
         warnings,
       };
     }
-    return { answer: read.answer, passage: passageOf(read.candidate, read.sentence), answerType: read.answerType, support: read.support, warnings };
+    const answer = read.answerType === 'factoid' ? wholeNumber(read.answer, read.sentence) : read.answer;
+    return { answer, passage: passageOf(read.candidate, read.sentence), answerType: read.answerType, support: read.support, warnings };
   }
 
   /**
