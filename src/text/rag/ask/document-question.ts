@@ -264,22 +264,43 @@ const WORDS_OF = new RegExp(`^(?:what|how|why) (?:did|does|do|has|had) (.+?) (?:
  * `people` are the question's person names (the tagger's); null when the question is not of that kind.
  */
 export function speakerMissing(question: string, people: string[], catalogue: DocumentCatalogue): string | null {
-  const subject = WORDS_OF.exec(normalised(question))?.[1];
+  const subject = speakerSubject(question);
   if (!subject) return null;
   const authors = [...catalogue.values()].flatMap((m) => (m.author ? [m.author] : []));
   if (!authors.length) return null;
   // The tagger's person, or a subject of capitalised words only ("Bush", "George W. Bush": a bare capitalised noun is
   // a name there), not a plural ("Americans", "Congress" end like one).
-  const at = normalised(question).indexOf(subject);
-  const written = question
-    .replace(/\s+/g, ' ')
-    .trim()
-    .slice(at, at + subject.length);
   const person =
-    people.find((p) => subject.includes(p.toLowerCase().replace(/['’]s$/, ''))) ??
-    (/^(?:\p{Lu}[\p{L}'’-]*\.?\s*)+$/u.test(written) && !/s$/.test(written) ? written : undefined);
+    people.find((p) => subject.lower.includes(p.toLowerCase().replace(/['’]s$/, ''))) ??
+    (/^(?:\p{Lu}[\p{L}'’-]*\.?\s*)+$/u.test(subject.written) && !/s$/.test(subject.written) ? subject.written : undefined);
   if (!person) return null;
   return authors.some((a) => sameLastName(a, person)) ? null : person;
+}
+
+/**
+ * The subject of a "What did X say/warn/propose ...?" question, lower case and as the question writes it (capitals
+ * kept, for the names in it); null when the question is not of that kind.
+ */
+function speakerSubject(question: string): { lower: string; written: string } | null {
+  const lower = WORDS_OF.exec(normalised(question))?.[1];
+  if (!lower) return null;
+  const at = normalised(question).indexOf(lower);
+  return {
+    lower,
+    written: question
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(at, at + lower.length),
+  };
+}
+
+/** The words of the speaker a "What did X say ...?" question names, lower case ("bill", "clinton"); empty otherwise. */
+export function speakerWords(question: string): string[] {
+  return (
+    speakerSubject(question)
+      ?.lower.match(/[\p{L}'’-]+/gu)
+      ?.map((w) => w.replace(/['’]s$/, '')) ?? []
+  );
 }
 
 /**
@@ -287,22 +308,11 @@ export function speakerMissing(question: string, people: string[], catalogue: Do
  * names X as an author ("What did Eisenhower warn about?" -> his 1961 address; "Roosevelt" -> both Roosevelts'): the
  * question is about those documents only. Null otherwise.
  */
-/** The words of the speaker a "What did X say ...?" question names, lower case ("bill", "clinton"); empty otherwise. */
-export function speakerWords(question: string): string[] {
-  return (WORDS_OF.exec(normalised(question))?.[1] ?? '').match(/[\p{L}'’-]+/gu)?.map((w) => w.replace(/['’]s$/, '')) ?? [];
-}
-
 export function speakerDocuments(question: string, catalogue: DocumentCatalogue): Set<string> | null {
-  const m = WORDS_OF.exec(normalised(question));
-  if (!m) return null;
+  const subject = speakerSubject(question);
+  if (!subject) return null;
   const entries = [...catalogue.entries()].filter(([, meta]) => meta.author);
-  // The subject as the question writes it (capitals kept), for the names in it.
-  const at = normalised(question).indexOf(m[1]!);
-  const subject = question
-    .replace(/\s+/g, ' ')
-    .trim()
-    .slice(at, at + m[1]!.length);
-  const found = byName(` ${subject}`, entries);
+  const found = byName(` ${subject.written}`, entries);
   return found.entries.length ? new Set(found.entries.map(([source]) => source)) : null;
 }
 

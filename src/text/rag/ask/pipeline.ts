@@ -224,7 +224,7 @@ export class AskPipeline {
         expandedOf(changes),
         // The speaker of "What did Bill Clinton say...?", whose documents alone are searched, need not be named in
         // them ("Bill" is in none of the addresses of William J. Clinton).
-        (name) => this.everywhere(name) || (speakerDocs !== null && speakerNames.has(name.toLowerCase())),
+        (name) => this.everywhere(name) || speakerNames.has(name.toLowerCase()),
       );
     const supportSettings = this.settings.support ?? DEFAULT_SUPPORT;
     let support: SupportVerdict | null = null;

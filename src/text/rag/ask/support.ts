@@ -73,8 +73,6 @@ export interface SupportVerdict {
   terms: SupportTerm[];
   /** Whether each passage, on its own, supports the question (the verdict is that of the best one). */
   supporting: boolean[];
-  /** Whether each passage holds all of the question's names and numbers (what the support gate may not overlook). */
-  named: boolean[];
   /** What the best passage lacks, by kind (the support gate's inputs, support-gate.ts). */
   lacks: SupportLacks;
 }
@@ -551,7 +549,6 @@ export async function checkSupport(
       coverage: 0,
       terms: asked.map((t) => ({ ...t, found: false })),
       supporting: [],
-      named: [],
       lacks: { names: asked.filter((t) => t.kind !== 'word').length, topic: false, nothingAsked: false, rareNouns: 0, missingWeight: 0 },
     };
   const each = passages.map((p) => (p.parts ? unionOf(p.parts, lexicon) : passageWords(p.text)));
@@ -624,7 +621,7 @@ export async function checkSupport(
   };
   // How many required terms each passage lacks (the best passage lacks the fewest).
   const lacking: number[] = [];
-  const verdicts = found.map((terms): Omit<SupportVerdict, 'supporting' | 'named'> => {
+  const verdicts = found.map((terms): Omit<SupportVerdict, 'supporting'> => {
     const counted = terms.filter((t) => !t.inTitleOnly);
     const total = counted.reduce((s, t) => s + t.weight, 0);
     const coverage = total ? counted.filter(covered).reduce((s, t) => s + t.weight, 0) / total : 1;
@@ -649,5 +646,5 @@ export async function checkSupport(
     return k >= 0 && x[k]! < y[k]!;
   };
   const best = verdicts.reduce((b, _, i) => (better(i, b) ? i : b), 0);
-  return { ...verdicts[best]!, supporting: verdicts.map((v) => v.passed), named: verdicts.map((v) => v.lacks.names === 0) };
+  return { ...verdicts[best]!, supporting: verdicts.map((v) => v.passed) };
 }
