@@ -4,6 +4,7 @@ import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
 import { ConfigError, ensureDataDirs, loadConfig } from './infra/config.js';
 import { DirLock, DirLockedError } from './infra/dir-lock.js';
+import { operatorMode } from './infra/operator-access.js';
 import { applyMemoryFlags } from './infra/v8-memory.js';
 
 /** The signals that ask the service to stop. */
@@ -39,6 +40,11 @@ async function main() {
     throw err;
   }
   const app = await buildApp({ config });
+  if (operatorMode(config) === 'closed')
+    app.log.warn(
+      'TRUST_PROXY is set but ADMIN_TOKEN is not: the operator routes (indexing, collection runs, metrics) are closed to every client. ' +
+        'Behind a proxy every client can look local, so set ADMIN_TOKEN to open them.',
+    );
 
   // SIGTERM and SIGINT are handled here rather than by close-with-grace: a service started by npm and stopped by
   // signalling its whole process group (systemd's default, `kill -- -<pgid>`) gets each signal twice, from the sender

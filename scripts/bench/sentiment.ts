@@ -23,6 +23,9 @@ try {
     { name: '20 words', body: JSON.stringify({ text: text(20) }), n: 300, target: '<= 10 ms' },
     { name: '2,000 words', body: JSON.stringify({ text: text(2000) }), n: 60, target: '<= 60 ms' },
     { name: '20,000 words', body: JSON.stringify({ text: text(20000) }), n: 12, target: '-' },
+    // Worst cases: one "word" of 200,000 characters, cut by the chunker without a space or a sentence end.
+    { name: '200,000 CJK characters, no space', body: JSON.stringify({ text: '漢'.repeat(199_998) }), n: 3, target: 'a few seconds' },
+    { name: '200,000 hyphens', body: JSON.stringify({ text: '-'.repeat(199_998) }), n: 3, target: 'a few seconds' },
   ];
   const rssBefore = rssMb(service.child.pid!);
   const cold = await post(service.url, cases[0]!.body);

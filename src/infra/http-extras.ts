@@ -23,7 +23,7 @@ async function httpExtrasPlugin(app: FastifyInstance, opts: { config: Config }) 
     });
     // The endpoint is an operator route: served here, in a guarded scope.
     await app.register(async (scope) => {
-      await guardOperatorRoutes(scope, config.ADMIN_TOKEN, (status, message) => ({
+      await guardOperatorRoutes(scope, config, (status, message) => ({
         error: status === 401 ? 'Unauthorized' : 'Forbidden',
         message,
         details: {},

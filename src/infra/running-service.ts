@@ -42,13 +42,15 @@ export interface ServiceResponse<T> {
 
 /** Calls an operator route of the running service, with ADMIN_TOKEN when one is configured. */
 export async function callService<T>(url: string, config: Config, method: 'GET' | 'POST', path: string, body?: unknown): Promise<ServiceResponse<T>> {
+  // Operator POSTs take JSON only (a browser cannot send it cross-site without asking first): an empty object at least.
+  const json = method === 'POST' ? (body ?? {}) : body;
   const res = await fetch(`${url}${path}`, {
     method,
     headers: {
-      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(json !== undefined ? { 'content-type': 'application/json' } : {}),
       ...(config.ADMIN_TOKEN ? { authorization: `Bearer ${config.ADMIN_TOKEN}` } : {}),
     },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    ...(json !== undefined ? { body: JSON.stringify(json) } : {}),
   });
   const text = await res.text();
   let parsed: unknown = text;

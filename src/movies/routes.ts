@@ -72,7 +72,7 @@ export function runParams(body: RunRequest, now = new Date()): FullCollectionOpt
 
 export async function moviesRoutes(app: FastifyInstance, opts: { context: Lazy<MoviesContext> }) {
   const { context } = opts;
-  await guardOperatorRoutes(app, app.config.ADMIN_TOKEN, (status, message) => ({
+  await guardOperatorRoutes(app, app.config, (status, message) => ({
     error: status === 401 ? 'Unauthorized' : 'Forbidden',
     message,
     details: {},

@@ -4,7 +4,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { isLoopback } from '../infra/operator-access.js';
+import { crossSiteReason, isLocalRequest, operatorMode } from '../infra/operator-access.js';
 import { type RunPoint, runChartSvg } from './run-chart.js';
 
 const RUNS_SHOWN = 20;
@@ -72,7 +72,8 @@ async function collectionPages(app: FastifyInstance) {
   });
 
   /** How this visitor may start a run: by typing the token, directly (a local client without a token set), or not. */
-  const operator = (request: FastifyRequest) => (token ? 'token' : isLoopback(request.ip) ? 'local' : 'denied');
+  const mode = operatorMode(app.config);
+  const operator = (request: FastifyRequest) => (mode === 'token' ? 'token' : mode === 'local' && isLocalRequest(request) ? 'local' : 'denied');
 
   const render = async (request: FastifyRequest, reply: FastifyReply, message: { kind: 'ok' | 'error'; text: string } | null) => {
     let data: Awaited<ReturnType<typeof app.movies.overview>> | null = null;
@@ -109,11 +110,13 @@ async function collectionPages(app: FastifyInstance) {
 
   app.post('/collection/run', { schema: { hide: true }, config: { acceptsForm: true } }, async (request, reply) => {
     const given = (request.body as Record<string, unknown> | undefined)?.token;
-    const mode = operator(request);
-    if (mode === 'denied' || (mode === 'token' && !(typeof given === 'string' && tokenMatches(given, token!)))) {
+    const access = operator(request);
+    const crossSite = crossSiteReason(request, { formAllowed: true }) !== null;
+    if (crossSite || access === 'denied' || (access === 'token' && !(typeof given === 'string' && tokenMatches(given, token!)))) {
       reply.code(403);
-      const text =
-        mode === 'token'
+      const text = crossSite
+        ? 'A run can only be started from this page of the service: no run was started.'
+        : access === 'token'
           ? 'That operator token is not right: no run was started.'
           : 'Only operators can start a run: set ADMIN_TOKEN on the service to allow it from other machines.';
       return render(request, reply, { kind: 'error', text });

@@ -151,3 +151,117 @@ describe('GET /ready', () => {
     }
   });
 });
+
+describe('operator access that forwarded headers cannot open', () => {
+  const LOOPBACK_FORWARDS = ['127.0.0.1', '127.0.0.1, 198.51.100.7', '::1'];
+
+  it.each([true, 1] as const)('with TRUST_PROXY=%s and no ADMIN_TOKEN the operator routes are closed to every client', async (trust) => {
+    const app = await makeApp({ RAG_INDEX_ON_START: false, TRUST_PROXY: trust });
+    try {
+      for (const remoteAddress of [REMOTE, '127.0.0.1']) {
+        for (const forwarded of LOOPBACK_FORWARDS) {
+          const res = await app.inject({ url: '/metrics', remoteAddress, headers: { 'x-forwarded-for': forwarded } });
+          expect(res.statusCode).toBe(403);
+          expect(res.json().message).toMatch(/TRUST_PROXY.*ADMIN_TOKEN/);
+        }
+      }
+      const index = await app.inject({ method: 'POST', url: '/rag/index', remoteAddress: '127.0.0.1', payload: {} });
+      expect(index.statusCode).toBe(403);
+      // Nor does the page's form start a run.
+      const form = await app.inject({
+        method: 'POST',
+        url: '/collection/run',
+        remoteAddress: '127.0.0.1',
+        headers: { 'x-forwarded-for': '127.0.0.1', 'content-type': 'application/x-www-form-urlencoded' },
+        payload: '',
+      });
+      expect(form.statusCode).toBe(403);
+      expect(form.body).toContain('Only operators can start a run');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('with TRUST_PROXY and ADMIN_TOKEN (the reference deployment) the token opens them through the proxy', async () => {
+    const app = await makeApp({ RAG_INDEX_ON_START: false, TRUST_PROXY: 1, ADMIN_TOKEN: TOKEN });
+    try {
+      const headers = { 'x-forwarded-for': '198.51.100.7' };
+      expect((await app.inject({ url: '/metrics', remoteAddress: '10.0.0.2', headers })).statusCode).toBe(401);
+      const ok = await app.inject({ url: '/metrics', remoteAddress: '10.0.0.2', headers: { ...headers, authorization: `Bearer ${TOKEN}` } });
+      expect(ok.statusCode).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('without TRUST_PROXY, a remote socket stays remote whatever X-Forwarded-For says', async () => {
+    const app = await makeApp({ RAG_INDEX_ON_START: false });
+    try {
+      for (const forwarded of LOOPBACK_FORWARDS) {
+        const res = await app.inject({ url: '/metrics', remoteAddress: REMOTE, headers: { 'x-forwarded-for': forwarded } });
+        expect(res.statusCode).toBe(403);
+      }
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('operator POSTs and cross-site requests', () => {
+  let app: Awaited<ReturnType<typeof makeApp>>;
+  beforeAll(async () => {
+    app = await makeApp({ RAG_INDEX_ON_START: false });
+  });
+  afterAll(() => app.close());
+  const local = { remoteAddress: '127.0.0.1' } as const;
+
+  it('refuses a local client whose Host is not a loopback name (DNS rebinding)', async () => {
+    for (const host of ['attacker.example', 'attacker.example:5000', '192.168.1.5:5000', 'localhost.attacker.example']) {
+      const res = await app.inject({ url: '/metrics', ...local, headers: { host } });
+      expect(res.statusCode, host).toBe(403);
+    }
+    for (const host of ['localhost:5000', '127.0.0.1:5000', '[::1]:5000', 'localhost']) {
+      expect((await app.inject({ url: '/metrics', ...local, headers: { host } })).statusCode, host).toBe(200);
+    }
+  });
+
+  it('refuses POSTs a browser could send cross-site without a preflight: no body, a form, plain text', async () => {
+    for (const [url, shape] of [
+      ['/rag/index', 'detail'],
+      ['/api/collection/run', 'error'],
+      ['/api/collection/movies/603/unfreeze', 'error'],
+    ] as const) {
+      for (const headers of [{}, { 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }]) {
+        const res = await app.inject({ method: 'POST', url, ...local, headers, payload: headers['content-type'] ? 'a=1' : undefined });
+        expect(res.statusCode, `${url} ${JSON.stringify(headers)}`).toBe(403);
+        const body = res.json();
+        expect(shape === 'detail' ? body.detail : body.message).toMatch(/application\/json/);
+      }
+    }
+  });
+
+  it('refuses a JSON POST whose Origin is another site, and takes it from its own', async () => {
+    const json = { method: 'POST', url: '/api/collection/movies/603/unfreeze', ...local, payload: {} } as const;
+    for (const origin of ['http://attacker.example', 'null', 'http://localhost:6000']) {
+      const res = await app.inject({ ...json, headers: { host: 'localhost:5000', origin } });
+      expect(res.statusCode, origin).toBe(403);
+    }
+    // Past the access checks: the movie does not exist (or the collection is not set up); either way not a refusal.
+    const own = await app.inject({ ...json, headers: { host: 'localhost:5000', origin: 'http://localhost:5000' } });
+    expect([403, 401]).not.toContain(own.statusCode);
+    const plain = await app.inject({ ...json, headers: { host: 'localhost:5000' } });
+    expect([403, 401]).not.toContain(plain.statusCode);
+  });
+
+  it('refuses the "Run now" form posted from another site', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/collection/run',
+      ...local,
+      headers: { host: 'localhost:5000', origin: 'http://attacker.example', 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.body).toContain('only be started from this page');
+  });
+});

@@ -70,6 +70,41 @@ describe('chunking', () => {
     ]);
   });
 
+  it('tokenises each character of a 200,000-character "word" a bounded number of times (linear time)', () => {
+    for (const word of ['漢'.repeat(200_000), '-'.repeat(200_000), 'x'.repeat(200_000)]) {
+      let tokenised = 0;
+      // One token per character, like WordPiece on CJK or punctuation; what matters is how much text gets counted.
+      const perChar = (s: string) => {
+        tokenised += s.length;
+        return Array.from(s).length;
+      };
+      const chunks = chunkText(word, perChar);
+      expect(chunks.join('')).toBe(word);
+      expect(chunks.every((c) => perChar(c) <= 510)).toBe(true);
+      // The sentence, the word and each piece once, plus the check above: about 4x. A search over slices was ~2,000x.
+      expect(tokenised).toBeLessThanOrEqual(6 * word.length);
+    }
+  });
+
+  it('halves a slice that a byte-level tokenizer counts over the limit', () => {
+    const perByte = (s: string) => Buffer.byteLength(s); // '漢' is 3 tokens
+    const chunks = chunkText('漢'.repeat(2000), perByte);
+    expect(chunks.every((c) => perByte(c) <= 510)).toBe(true);
+    expect(chunks.join('')).toBe('漢'.repeat(2000));
+  });
+
+  it('chunks 200,000 characters of one CJK or ASCII "word" with the real tokenizer in a few seconds', async () => {
+    const clf = await loadClassifier(DEFAULT_TEXT_MODELS.sentiment);
+    const count = (s: string) => clf.tokenizer.encode(s, { add_special_tokens: false }).length;
+    for (const word of ['漢'.repeat(200_000), '-'.repeat(200_000)]) {
+      const t0 = performance.now();
+      const chunks = chunkText(word, count);
+      // Generous for a loaded 2-core machine (about 1 s here); the quadratic search took 77 s on the CJK text.
+      expect(performance.now() - t0).toBeLessThan(15_000);
+      expect(chunks.every((c) => count(c) <= 510)).toBe(true);
+    }
+  }, 60_000);
+
   it('respects the real tokenizer count', async () => {
     const clf = await loadClassifier(DEFAULT_TEXT_MODELS.sentiment);
     const count = (s: string) => clf.tokenizer.encode(s, { add_special_tokens: false }).length;

@@ -78,7 +78,7 @@ export async function ragRoutes(app: FastifyInstance, opts: { service: Lazy<RagS
 
   // Indexing is an operator route (ADMIN_TOKEN, or loopback clients only); the rest of the scope is public.
   await app.register(async (operator) => {
-    await guardOperatorRoutes(operator, app.config.ADMIN_TOKEN, (_status, message) => ({ detail: message }));
+    await guardOperatorRoutes(operator, app.config, (_status, message) => ({ detail: message }));
     operator.withTypeProvider<ZodTypeProvider>().post(
       '/rag/index',
       {

@@ -6,7 +6,7 @@ export const MAX_CHUNK_TOKENS = 510;
 
 /**
  * Greedy packing of sentences; a sentence over the limit is packed word by word, and a "word" over the limit
- * (a long string without spaces) is cut by characters, never inside a surrogate pair.
+ * (a long string without spaces) is cut by characters, never inside a surrogate pair, in time linear in its length.
  * `count` gives a piece's token count without special tokens; pieces joined by a space keep their tokens because
  * the tokenizers split on whitespace first.
  */
@@ -36,28 +36,33 @@ export function chunkText(text: string, count: (s: string) => number, max = MAX_
         push(word, w);
         continue;
       }
-      for (const piece of splitLongWord(word, count, max)) push(piece, count(piece));
+      for (const piece of splitLongWord(word, count, max)) push(piece.text, piece.tokens);
     }
   }
   flush();
   return chunks;
 }
 
-function splitLongWord(word: string, count: (s: string) => number, max: number): string[] {
+/**
+ * Cuts a "word" over the limit in linear time: slices of `max` code points (a token covers at least one code point
+ * for the shipped WordPiece tokenizers, so such a slice fits), each counted once; a slice that still has too many
+ * tokens (a byte-level tokenizer) is halved until it fits. Every character is counted a bounded number of times,
+ * instead of re-tokenising long slices at every step of a search.
+ */
+export function splitLongWord(word: string, count: (s: string) => number, max: number): { text: string; tokens: number }[] {
   const chars = Array.from(word); // code points: a surrogate pair is never split
-  const pieces: string[] = [];
-  let start = 0;
-  while (start < chars.length) {
-    // Largest slice that fits, by binary search over its length.
-    let lo = 1;
-    let hi = chars.length - start;
-    while (lo < hi) {
-      const mid = Math.ceil((lo + hi) / 2);
-      if (count(chars.slice(start, start + mid).join('')) <= max) lo = mid;
-      else hi = mid - 1;
+  const pieces: { text: string; tokens: number }[] = [];
+  const cut = (from: number, to: number): void => {
+    const text = chars.slice(from, to).join('');
+    const tokens = count(text);
+    if (tokens <= max || to - from <= 1) {
+      pieces.push({ text, tokens: Math.min(tokens, max) });
+      return;
     }
-    pieces.push(chars.slice(start, start + lo).join(''));
-    start += lo;
-  }
+    const mid = from + Math.ceil((to - from) / 2);
+    cut(from, mid);
+    cut(mid, to);
+  };
+  for (let start = 0; start < chars.length; start += max) cut(start, Math.min(chars.length, start + max));
   return pieces;
 }
