@@ -1,4 +1,4 @@
-// npm run build:embedder [-- --data ../shared/data --out models/text/embedder --vocab 40000]
+// npm run build:embedder [-- --data data/datasets --out models/text/embedder --vocab 40000]
 // Sentence embeddings: SIF-weighted mean of GloVe vectors (Arora et al. 2017), common component removed, as a
 // transformers.js feature-extraction model whose mean pooling + normalisation give the SIF embedding.
 import { statSync, writeFileSync } from 'node:fs';
@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { env, pipeline } from '@huggingface/transformers';
 import cliProgress from 'cli-progress';
 import { fromRoot } from '../src/infra/paths.js';
+import { requireDataFile } from './lib/datasets.js';
 import { readGoEmotions, readPhrasebank, readTweets } from './lib/text/data.js';
 import { loadGlove, roughTokens } from './lib/text/glove.js';
 import { SPECIAL, writeModelDir } from './lib/text/model-dir.js';
@@ -15,13 +16,13 @@ import { evaluateRetrieval, readSquad } from './lib/text/squad-eval.js';
 
 const { values } = parseArgs({
   options: {
-    data: { type: 'string', default: '../shared/data' },
+    data: { type: 'string', default: 'data/datasets' },
     out: { type: 'string', default: 'models/text/embedder' },
     vocab: { type: 'string', default: '80000' },
     a: { type: 'string', default: '0.001' },
   },
 });
-const data = fromRoot(values.data);
+const data = requireDataFile(values.data);
 const outDir = fromRoot(values.out);
 const glove = loadGlove();
 const D = glove.dim;

@@ -1,4 +1,4 @@
-// npm run eval:qa -- [--squad ../shared/data/squad/dev-v1.1-part-a.json] [--half odd|even|all] [--limit N] [--dump file.json]
+// npm run eval:qa -- [--squad data/datasets/squad/dev-v1.1-part-a.json] [--half odd|even|all] [--limit N] [--dump file.json]
 // Asks SQuAD questions through /rag/ask's pipeline without any LLM and scores the extractive answers with the
 // official SQuAD v1.1 normalisation (exact match, token F1, best over the gold answers), and how often answers are
 // right at each confidence level. The reader is trained on the even-numbered articles and its settings (and the
@@ -17,7 +17,7 @@ import { bestF1, exactMatch, normalise } from './lib/text/squad-eval.js';
 
 const { values } = parseArgs({
   options: {
-    squad: { type: 'string', default: '../shared/data/squad/dev-v1.1-part-a.json' },
+    squad: { type: 'string', default: 'data/datasets/squad/dev-v1.1-part-a.json' },
     half: { type: 'string', default: 'odd' },
     limit: { type: 'string' },
     dump: { type: 'string' },

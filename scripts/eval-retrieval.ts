@@ -1,4 +1,4 @@
-// npm run eval:retrieval -- --squad ../shared/data/squad/dev-v1.1-part-a.json [--limit N] [--rerank]
+// npm run eval:retrieval -- --squad data/datasets/squad/dev-v1.1-part-a.json [--limit N] [--rerank]
 // Indexes each SQuAD article as a document through the service's own code, asks every question, and prints
 // recall@1/5/10 and MRR for BM25 only, semantic only and hybrid (a hit: a retrieved chunk contains a gold answer);
 // with --rerank also for the hybrid results reordered by the cross-encoder of RERANK_MODEL.
@@ -10,7 +10,7 @@ import { withSquadCollection } from './lib/text/squad-collection.js';
 
 const { values } = parseArgs({
   options: {
-    squad: { type: 'string', default: '../shared/data/squad/dev-v1.1-part-a.json' },
+    squad: { type: 'string', default: 'data/datasets/squad/dev-v1.1-part-a.json' },
     limit: { type: 'string' },
     rerank: { type: 'boolean', default: false },
   },

@@ -1,4 +1,4 @@
-// npm run eval:support [-- --squad ../shared/data/squad/dev-v1.1-part-a.json --every 1]
+// npm run eval:support [-- --squad data/datasets/squad/dev-v1.1-part-a.json --every 1]
 // The support check ("not in the collection") on SQuAD's odd-numbered articles only, in two folds: half of them are
 // indexed, and their questions are answerable; the other half's questions, asked against that collection, are not.
 // Every question goes through /rag/ask's pipeline without an LLM; the support step's terms are kept, so the rule is
@@ -9,7 +9,7 @@ import { writeResults } from './lib/results.js';
 import { withSquadCollection } from './lib/text/squad-collection.js';
 
 const { values } = parseArgs({
-  options: { squad: { type: 'string', default: '../shared/data/squad/dev-v1.1-part-a.json' }, every: { type: 'string', default: '1' } },
+  options: { squad: { type: 'string', default: 'data/datasets/squad/dev-v1.1-part-a.json' }, every: { type: 'string', default: '1' } },
 });
 const every = Number(values.every);
 

@@ -1,4 +1,4 @@
-// npm run train:reader [-- --squad ../shared/data/squad/dev-v1.1-part-a.json --out models/text/reader --seed 7]
+// npm run train:reader [-- --squad data/datasets/squad/dev-v1.1-part-a.json --out models/text/reader --seed 7]
 // Trains the extractive reader's two rankers on SQuAD: the sentence ranker (does this sentence of the retrieved chunks
 // hold the answer?) and the span ranker over the word spans of the best few sentences (which span is the answer?).
 // Training uses the even-numbered articles only; hyper-parameters, the number of sentences the span step reads and
@@ -35,7 +35,7 @@ import { bestF1, exactMatch, squadFileName } from './lib/text/squad-eval.js';
 const VERSION = '3.2.0';
 const { values: args } = parseArgs({
   options: {
-    squad: { type: 'string', default: '../shared/data/squad/dev-v1.1-part-a.json' },
+    squad: { type: 'string', default: 'data/datasets/squad/dev-v1.1-part-a.json' },
     out: { type: 'string', default: 'models/text/reader' },
     seed: { type: 'string', default: '7' },
     // Development: one configuration of each model (the last chosen ones), for trying features quickly.
@@ -326,7 +326,7 @@ const card = {
   task: 'extractive question answering without a language model: rank the sentences of the retrieved chunks, then the word spans of the best ones',
   use: 'src/text/rag/ask/reader.ts (loadLearnedReader); inference is plain tree traversal, no ONNX Runtime session',
   data: {
-    name: 'SQuAD v1.1 development set, part a (../shared/data/squad/dev-v1.1-part-a.json)',
+    name: 'SQuAD v1.1 development set, part a (data/datasets/squad/dev-v1.1-part-a.json)',
     licence: 'CC BY-SA 4.0',
     split:
       "articles by their index in the file's data array: even-numbered (0, 2, 4, ...) for training, odd-numbered for choosing hyper-parameters and settings; never the reverse",

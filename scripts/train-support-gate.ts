@@ -1,4 +1,4 @@
-// npm run train:support-gate [-- --squad ../shared/data/squad/dev-v1.1-part-a.json]
+// npm run train:support-gate [-- --squad data/datasets/squad/dev-v1.1-part-a.json]
 // Trains the support gate (src/text/rag/ask/support-gate.ts) on SQuAD through /rag/ask's own pipeline, without an LLM.
 // Questions are asked of a collection that holds a quarter of the articles (articles a with a % 4 = f, for f = 0 and
 // 2 on the even-numbered articles, 1 and 3 on the odd-numbered): a question of an indexed article is answerable, the
@@ -22,7 +22,7 @@ import { bestF1 } from './lib/text/squad-eval.js';
 
 const { values } = parseArgs({
   options: {
-    squad: { type: 'string', default: '../shared/data/squad/dev-v1.1-part-a.json' },
+    squad: { type: 'string', default: 'data/datasets/squad/dev-v1.1-part-a.json' },
     half: { type: 'string' },
     out: { type: 'string' },
   },

@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
+import { requireDataFile } from './datasets.js';
 import type { KaggleRow } from '../../src/survival/preprocess.js';
 
 export interface LabelledRow extends KaggleRow {
@@ -12,7 +13,7 @@ export interface LabelledRow extends KaggleRow {
 const num = (s: string | undefined) => (s === undefined || s.trim() === '' ? null : Number(s));
 
 export function readTitanic(path: string): { rows: LabelledRow[]; sha256: string } {
-  const text = readFileSync(path);
+  const text = readFileSync(requireDataFile(path));
   const records = parse<Record<string, string>>(text, { columns: true, skip_empty_lines: true });
   const rows = records.map((r) => {
     if (r.Sex !== 'male' && r.Sex !== 'female') throw new Error(`${path}: bad Sex "${r.Sex}"`);

@@ -147,8 +147,8 @@ describe('survival API', () => {
     expect((await predict(valid)).json()).toEqual({ ...explicit, imputed: ['name_title'] });
   });
 
-  it('serves exactly what the trees compute for the training passengers (no train/serve skew)', async () => {
-    const { rows } = readTitanic(fromRoot('../shared/data/titanic/train.csv'));
+  it('serves exactly what the trees compute for passengers read as the trainer reads them (no train/serve skew)', async () => {
+    const { rows } = readTitanic(fromRoot('test/fixtures/titanic/passengers.csv'));
     const passengers = rows.map((r) => passengerFromKaggle(params, r));
     const res = await app.inject({ method: 'POST', url: '/api/predict/batch', payload: { passengers } });
     expect(res.statusCode).toBe(200);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../../../src/app.js';
 import { loadConfig } from '../../../src/infra/config.js';
-import { fromRoot } from '../../../src/infra/paths.js';
+import { requireDataFile } from '../datasets.js';
 import { squadFileName } from './squad-eval.js';
 
 type Squad = { data: { title: string; paragraphs: { context: string; qas: { question: string; answers: { text: string }[] }[] }[] }[] };
@@ -25,7 +25,7 @@ export async function withSquadCollection<T>(
   /** Articles (by position) to index; every one without. Questions of every article are returned. */
   include: (article: number) => boolean = () => true,
 ): Promise<T> {
-  const squad = JSON.parse(readFileSync(fromRoot(path), 'utf8')) as Squad;
+  const squad = JSON.parse(readFileSync(requireDataFile(path), 'utf8')) as Squad;
   const docs = join(tmpdir(), `squad-docs-${process.pid}`);
   const dataDir = join(tmpdir(), `squad-data-${process.pid}`);
   mkdirSync(docs, { recursive: true });
