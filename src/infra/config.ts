@@ -107,7 +107,16 @@ export const ConfigSchema = z
       'Run the collection schedule in this process; set false on all replicas but one (the run itself is exclusive anyway)',
     ),
     CATALOG_BASE_URL: z.url().optional().describe('Catalog (TMDB-shaped) API base URL; unset = the one in COLLECTION_CONFIG (TMDB)'),
-    CATALOG_API_KEY: z.string().optional().describe('Catalog API key, sent as a bearer token (secret)'),
+    CATALOG_API_KEY: z
+      .string()
+      .optional()
+      .describe("Catalog API key (secret): TMDB's v3 API Key or its v4 API Read Access Token; CATALOG_AUTH says how it is sent"),
+    CATALOG_AUTH: z
+      .enum(['query', 'bearer'])
+      .optional()
+      .describe(
+        'How CATALOG_API_KEY is sent: query (the api_key parameter, for a v3 API Key) or bearer (an Authorization header, for a v4 token); unset = query for 32 hexadecimal characters, bearer otherwise',
+      ),
     RATINGS_BASE_URL: z.url().optional().describe('Ratings (OMDb-shaped) API base URL; unset = the one in COLLECTION_CONFIG (OMDb)'),
     RATINGS_API_KEY: z.string().optional().describe('Ratings API key, sent as the apikey parameter (secret)'),
     LLM_PROVIDER: z.enum(['gemini', 'openai', 'anthropic']).default('gemini').describe('LLM provider'),

@@ -69,7 +69,11 @@ export async function createMoviesContext(config: Config, log: FastifyBaseLogger
     ...(opts.sleep ? { sleep: opts.sleep } : {}),
     ...(opts.now ? { today: () => opts.now!().toISOString().slice(0, 10) } : {}),
   });
-  const catalog = new CatalogClient({ ...common(settings.catalog), ...(settings.catalog.api_key ? { apiKey: settings.catalog.api_key } : {}) });
+  const catalog = new CatalogClient({
+    ...common(settings.catalog),
+    ...(settings.catalog.api_key ? { apiKey: settings.catalog.api_key } : {}),
+    ...(config.CATALOG_AUTH ? { auth: config.CATALOG_AUTH } : {}),
+  });
   const ratings = new RatingsClient({ ...common(settings.ratings), ...(settings.ratings.api_key ? { apiKey: settings.ratings.api_key } : {}) });
   const repo = new MovieRepository(db);
   const collector = new Collector({ repo, catalog, ratings, settings, log, ...(opts.now ? { now: opts.now } : {}) });

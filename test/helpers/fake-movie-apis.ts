@@ -40,6 +40,11 @@ export class FakeApis {
   readonly requests: { catalog: RecordedRequest[]; ratings: RecordedRequest[] } = { catalog: [], ratings: [] };
   /** Queued misbehaviours per service, matched by a path/query predicate, consumed in order. */
   private faults: { service: 'catalog' | 'ratings'; match: (r: RecordedRequest) => boolean; m: Misbehaviour }[] = [];
+  /**
+   * When set, the catalog checks credentials as TMDB does: the v3 API key only as the api_key parameter, the v4 read
+   * access token only as a bearer header; anything else answers 401. Unset: any request is served.
+   */
+  catalogKeys: { apiKey: string; readAccessToken: string } | null = null;
   /** When set, every ratings request answers OMDb's daily-limit 401. */
   ratingsLimitReached = false;
   latencyMs = 0;
@@ -106,7 +111,18 @@ export class FakeApis {
     res.end(JSON.stringify(body));
   }
 
+  private catalogAuthorised(req: RecordedRequest): boolean {
+    if (!this.catalogKeys) return true;
+    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+    const apiKey = req.query.get('api_key');
+    if (bearer !== undefined) return bearer === this.catalogKeys.readAccessToken && apiKey === null;
+    return apiKey === this.catalogKeys.apiKey;
+  }
+
   private catalog(req: RecordedRequest, res: ServerResponse) {
+    if (!this.catalogAuthorised(req)) {
+      return this.json(res, 401, { status_code: 7, status_message: 'Invalid API key: You must be granted a valid key.', success: false });
+    }
     if (req.path === '/discover/movie') {
       const minVotes = Number(req.query.get('vote_count.gte') ?? 0);
       const from = req.query.get('primary_release_date.gte') ?? '0000';

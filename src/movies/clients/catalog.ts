@@ -1,4 +1,4 @@
-// Catalog client (TMDB-shaped): /discover/movie and /movie/{id}, key sent as a bearer token.
+// Catalog client (TMDB-shaped): /discover/movie and /movie/{id}; the key goes where its kind belongs (api_key or bearer).
 import { z } from 'zod';
 import { ApiClient, ApiError, type ClientOptions } from './http.js';
 
@@ -60,16 +60,39 @@ function parse<T>(schema: z.ZodType<T>, data: unknown, what: string): T {
   return r.data;
 }
 
+/** How the key is sent: the api_key query parameter (TMDB's v3 API key) or an Authorization bearer header (v4 token). */
+export type CatalogAuth = 'query' | 'bearer';
+
+/**
+ * TMDB shows two credentials on the account page: the v3 "API Key" (32 hexadecimal characters), accepted only as the
+ * api_key parameter, and the v4 "API Read Access Token" (a JWT), accepted only as a bearer token. An explicit choice
+ * (CATALOG_AUTH) wins over the guess.
+ */
+export function catalogAuth(key: string, explicit?: CatalogAuth): CatalogAuth {
+  if (explicit) return explicit;
+  return /^[0-9a-f]{32}$/i.test(key.trim()) ? 'query' : 'bearer';
+}
+
 export class CatalogClient extends ApiClient {
-  constructor(opts: Omit<ClientOptions, 'service'> & { apiKey?: string }) {
+  constructor(opts: Omit<ClientOptions, 'service'> & { apiKey?: string; auth?: CatalogAuth }) {
     super({ ...opts, service: 'catalog' });
-    this.apiKey = opts.apiKey;
+    this.apiKey = opts.apiKey?.trim() || undefined;
+    this.auth = this.apiKey ? catalogAuth(this.apiKey, opts.auth) : undefined;
   }
 
   private readonly apiKey: string | undefined;
+  readonly auth: CatalogAuth | undefined;
 
   protected override headers() {
-    return { ...super.headers(), ...(this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {}) };
+    return { ...super.headers(), ...(this.apiKey && this.auth === 'bearer' ? { authorization: `Bearer ${this.apiKey}` } : {}) };
+  }
+
+  protected override authQuery(): Record<string, string> {
+    return this.apiKey && this.auth === 'query' ? { api_key: this.apiKey } : {};
+  }
+
+  protected override secrets(): string[] {
+    return this.apiKey ? [this.apiKey] : [];
   }
 
   async discover(q: DiscoverQuery): Promise<DiscoverPage> {

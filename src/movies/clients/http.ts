@@ -119,12 +119,32 @@ export class ApiClient {
     try {
       return JSON.parse(text);
     } catch {
-      throw new ApiError('invalid_response', `response is not JSON: ${text.slice(0, 80)}`, res.status);
+      throw new ApiError('invalid_response', `response is not JSON: ${this.scrub(text).slice(0, 80)}`, res.status);
     }
   }
 
   protected headers(): Record<string, string> {
     return { accept: 'application/json' };
+  }
+
+  /** Query parameters every request carries (an API key sent in the query). */
+  protected authQuery(): Record<string, string> {
+    return {};
+  }
+
+  /** Values that must never reach a log line or an error message: the API key, in whichever place it is sent. */
+  protected secrets(): string[] {
+    return [];
+  }
+
+  /** The text with every secret cut out (a proxy's error page may echo the request, key and all). */
+  protected scrub(text: string): string {
+    return this.secrets().reduce((t, s) => (s ? t.split(s).join('[redacted]') : t), text);
+  }
+
+  private redact(e: ApiError): ApiError {
+    const message = this.scrub(e.message);
+    return message === e.message ? e : new ApiError(e.kind, message, e.status, e.retryAfterMs);
   }
 
   /** GET with rate limiting, quota, timeout and retries (exponential backoff; Retry-After on 429). */
@@ -133,7 +153,8 @@ export class ApiClient {
       if (signal?.aborted) throw new ApiError('aborted', 'run aborted');
     };
     const url = new URL(this.opts.baseUrl.replace(/\/?$/, '/') + path.replace(/^\//, ''));
-    for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, String(v));
+    for (const [k, v] of Object.entries({ ...query, ...this.authQuery() })) if (v !== undefined) url.searchParams.set(k, String(v));
+    // Logs name the path only: the query may hold the key.
     const safeUrl = `${url.origin}${url.pathname}`;
     for (let attempt = 0; ; attempt++) {
       try {
@@ -159,7 +180,7 @@ export class ApiClient {
           return this.interpret(res);
         });
       } catch (err) {
-        const e = err instanceof ApiError ? err : new ApiError('invalid_response', (err as Error).message);
+        const e = this.redact(err instanceof ApiError ? err : new ApiError('invalid_response', (err as Error).message));
         const tooLong = e.retryAfterMs !== undefined && e.retryAfterMs > this.opts.maxRetryAfterMs;
         if (!e.retryable || attempt >= this.opts.retries || tooLong) {
           this.opts.log.warn({ service: this.opts.service, url: safeUrl, kind: e.kind, status: e.status, attempts: attempt + 1 }, e.message);

@@ -31,6 +31,10 @@ export class RatingsClient extends ApiClient {
 
   private readonly apiKey: string | undefined;
 
+  protected override secrets(): string[] {
+    return this.apiKey ? [this.apiKey] : [];
+  }
+
   protected override async interpret(res: Response): Promise<unknown> {
     if (res.status === 401) {
       const body = await res.text();
