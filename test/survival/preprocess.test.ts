@@ -70,10 +70,10 @@ describe('preprocessing', () => {
     // Mr 20, 30, 40; Mrs 50, 60; Miss 18; Master 4; the doctor has no age: the median of all seven ages, 30.
     expect(fitted.age_by_title).toEqual({ Mr: 30, Mrs: 55, Miss: 18, Master: 4, Rare: 30 });
     expect(fitted.embarked_mode).toBe('S'); // 5 S, 3 C, 2 Q, one missing
-    expect(fitted.title_by_sex_age.male['0-12']).toBe('Master');
-    expect(fitted.title_by_sex_age.male['25+']).toBe('Mr');
-    expect(fitted.title_by_sex_age.female['18-24']).toBe('Miss');
-    expect(fitted.title_by_sex_age.female['25+']).toBe('Mrs');
+    expect(fitted.title_by_sex_age!.male['0-12']).toBe('Master');
+    expect(fitted.title_by_sex_age!.male['25+']).toBe('Mr');
+    expect(fitted.title_by_sex_age!.female['18-24']).toBe('Miss');
+    expect(fitted.title_by_sex_age!.female['25+']).toBe('Mrs');
     expect(fitted.features).toEqual([...FEATURES]);
   });
 
