@@ -58,3 +58,32 @@ describe('questions the collection cannot answer, and words the embedder does no
     expect(body.warnings).toContainEqual(expect.stringMatching(/No language model is configured.*extracted from the documents/));
   });
 });
+
+describe('sentences and files of no known word', () => {
+  const docs = tempDir('directionless-docs-');
+  let app: Awaited<ReturnType<typeof makeApp>>;
+
+  beforeAll(async () => {
+    // A heading the embedder knows no word of ("RELICENSING", as in the GNU FDL) as a sentence of its own, and a file
+    // holding nothing else: their mean-pooled, normalised vectors are 0/0 (NaN), which the vector store's server
+    // cannot take (its connection dropped and indexing failed).
+    writeFileSync(
+      join(docs, 'licence.txt'),
+      'Terms of use.\n\nRELICENSING\n\nThe purpose of this licence is to make a manual free.\n\nXQZRT\n\nThis licence applies to any manual.',
+    );
+    writeFileSync(join(docs, 'heading.txt'), 'RELICENSING');
+    app = await makeApp({ DOCS_DIR: docs, RAG_INDEX_ON_START: false });
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('indexes them without error, and the rest of the file is found', async () => {
+    const index = await app.inject({ method: 'POST', url: '/rag/index', payload: {} });
+    expect(index.statusCode).toBe(200);
+    expect(index.json()).toMatchObject({ documents: 2, errors: [] });
+    const res = await app.inject({ method: 'POST', url: '/rag/search', payload: { query: 'purpose of this licence' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().results[0]).toMatchObject({ source: 'licence.txt' });
+  });
+});

@@ -88,6 +88,8 @@ const hasDirection = (v: number[]) => {
   const norm = Math.hypot(...v);
   return Number.isFinite(norm) && norm > 1e-6;
 };
+/** A vector with no direction (NaN: a normalised mean over no known word) becomes zeros, which the vector store takes. */
+const directionOrZero = (v: number[]) => (hasDirection(v) ? v : v.map(() => 0));
 /** Semantic search units: the sentences of a chunk (a chunk without sentence breaks is one unit). */
 const sentencesOfChunk = (text: string) => {
   const found = splitSentences(text);
@@ -291,12 +293,16 @@ export class RagService {
           file_hash: hash,
           file_chunks: chunks.length,
         }));
-        const vectors = await embed(batch.map((c) => c.text));
+        const vectors = (await embed(batch.map((c) => c.text))).map(directionOrZero);
         const units = batch.flatMap((c) => sentencesOfChunk(c.text).map((text) => ({ chunk_id: c.id, text })));
         const sentenceRecords: SentenceRecord[] = [];
         for (let u = 0; u < units.length; u += 64) {
           const part = units.slice(u, u + 64);
-          (await embed(part.map((x) => x.text))).forEach((embedding, i) => sentenceRecords.push({ ...part[i]!, embedding }));
+          // A sentence of words the model does not know ("0.", a lone list number) has no direction: the vector store
+          // cannot normalise it (Chroma's server fails on it), and no question could find it by meaning anyway.
+          (await embed(part.map((x) => x.text))).forEach((embedding, i) => {
+            if (hasDirection(embedding)) sentenceRecords.push({ ...part[i]!, embedding });
+          });
         }
         await store.add(batch, vectors, sentenceRecords);
       }
