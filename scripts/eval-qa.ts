@@ -6,11 +6,15 @@
 // Writes docs/results/qa-squad.json (not with --limit).
 // npm run eval:qa -- --natural [--questions eval/questions/sample-collection.json --docs docs/sample-collection]
 // The natural-question set instead (scripts/lib/text/natural-eval.ts): writes docs/results/qa-natural.json.
+// npm run eval:qa -- --collections [--only a,b] [--split dev|test] [--dump rows.json]
+// The generalisation evaluation (scripts/lib/text/collections-eval.ts): eval/collections/* and SQuAD 2.0, scored
+// strictly; writes docs/results/qa-collections-<split>.json (without --only).
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { WEIGHTS } from '../src/text/rag/ask/confidence.js';
 import { writeResults } from './lib/results.js';
+import { runCollectionsEval } from './lib/text/collections-run.js';
 import { runNaturalEval } from './lib/text/natural-eval.js';
 import { withSquadCollection } from './lib/text/squad-collection.js';
 import { bestF1, exactMatch, normalise } from './lib/text/squad-eval.js';
@@ -24,6 +28,9 @@ const { values } = parseArgs({
     natural: { type: 'boolean', default: false },
     questions: { type: 'string', default: 'eval/questions/sample-collection.json' },
     docs: { type: 'string', default: 'docs/sample-collection' },
+    collections: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    split: { type: 'string', default: 'dev' },
   },
 });
 if (!['odd', 'even', 'all'].includes(values.half)) throw new Error('--half is odd, even or all');
@@ -32,7 +39,10 @@ if (!['odd', 'even', 'all'].includes(values.half)) throw new Error('--half is od
 const RIGHT_F1 = 0.5;
 const LEVELS = ['high', 'medium', 'low'] as const;
 
-if (values.natural) await runNaturalEval(values.questions, values.docs, normalise);
+if (values.collections) {
+  if (values.split !== 'dev' && values.split !== 'test') throw new Error('--split is dev or test');
+  await runCollectionsEval({ split: values.split, only: values.only ? values.only.split(',') : null, dump: values.dump });
+} else if (values.natural) await runNaturalEval(values.questions, values.docs, normalise);
 else
   await withSquadCollection(values.squad, async (app, questions) => {
     if (app.llm.available) console.log('note: LLM_API_KEY is set, but this evaluation scores the extractive answers only');
