@@ -1,5 +1,6 @@
 // Trains the survival GBDT: stratified 5-fold CV over a small grid, one-standard-error choice, ONNX export.
-// npm run train:survival -- --data ../shared/data/titanic/train.csv [--out models/survival] [--seed 42]
+// npm run train:survival [-- --data data/datasets/titanic/train.csv --out models/survival --seed 42]
+// Reproduces models/survival byte for byte from the fetched data (npm run data:fetch).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -17,7 +18,7 @@ const MODEL_VERSION = '1.0.0';
 
 const { values: args } = parseArgs({
   options: {
-    data: { type: 'string', default: '../shared/data/titanic/train.csv' },
+    data: { type: 'string', default: 'data/datasets/titanic/train.csv' },
     out: { type: 'string', default: 'models/survival' },
     seed: { type: 'string', default: '42' },
   },
@@ -137,11 +138,13 @@ function main() {
   const globalImportance = Object.fromEntries(
     pre.features.map((f, i) => [f, Math.round((totals[i]! / X.length) * 1e6) / 1e6] as const).sort((a, b) => b[1] - a[1]),
   );
-  const trainedAt = process.env.SOURCE_DATE_EPOCH ? new Date(Number(process.env.SOURCE_DATE_EPOCH) * 1000) : new Date();
+  // No clock time in the card: the same data and code give the same bytes (the data's SHA-256 says what it was fitted on).
+  // SOURCE_DATE_EPOCH, when set, is recorded as the build date.
+  const trainedAt = process.env.SOURCE_DATE_EPOCH ? new Date(Number(process.env.SOURCE_DATE_EPOCH) * 1000).toISOString() : undefined;
   const card = {
     name: 'titanic-survival-gbdt',
     version: MODEL_VERSION,
-    trained_at: trainedAt.toISOString(),
+    ...(trainedAt ? { trained_at: trainedAt } : {}),
     algorithm: 'gradient-boosted decision trees (binary log-loss, second-order leaves), project code',
     format: 'ONNX TreeEnsembleClassifier (ai.onnx.ml opset 3), outputs label and probabilities',
     data: { path: args.data, rows: rows.length, sha256, positives: y.filter((t) => t === 1).length },
