@@ -109,21 +109,32 @@ describe('POST /analyze/sentiment without an LLM key', () => {
 describe('model loading states', () => {
   it('the first request waits for the load, others meanwhile get 503, and only one load runs', async () => {
     let loads = 0;
+    // The load starts, then waits for the test's go-ahead: the second request arrives during it however slow the machine.
+    let started!: () => void;
+    const loading = new Promise<void>((resolve) => (started = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
     const app = await makeApp(
       {},
       {
         text: {
           loadSentimentModels: async () => {
             loads++;
-            await sleep(400);
+            started();
+            await released;
             return realLoad();
           },
         },
       },
     );
     const first = post(app, { text: 'Shares jumped.' });
-    await sleep(50);
-    const during = await post(app, { text: 'Shares jumped.' });
+    await loading;
+    // A second request that waited for the load would never answer before the release: give it 10 s, then fail.
+    const during = await Promise.race([
+      post(app, { text: 'Shares jumped.' }),
+      sleep(10_000).then(() => ({ statusCode: 'no answer during the load', json: () => null })),
+    ]);
+    release();
     expect(during.statusCode).toBe(503);
     expect(during.json()).toMatchObject({ detail: NOT_LOADED });
     expect((await first).statusCode).toBe(200);
