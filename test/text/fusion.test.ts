@@ -82,3 +82,16 @@ describe('keyword search over chunks and their document names', () => {
     expect(titleWords('speeches/1964_lyndon_b_johnson_d.txt')).toBe('speeches 1964 lyndon b johnson d');
   });
 });
+
+describe('file names as words', () => {
+  it.each([
+    ['TulsaJun20_2020.txt', 'Tulsa Jun 20 2020'],
+    ['UKBudget2019.txt', 'UK Budget 2019'],
+    ['1790_george_washington_n.txt', '1790 george washington n'],
+    ['release-notes_v2.txt', 'release notes v 2'],
+    ['getting-started.txt', 'getting started'],
+    ['pino-api.txt', 'pino api'],
+  ])('%s reads as "%s"', (file, words) => {
+    expect(titleWords(file)).toBe(words);
+  });
+});

@@ -25,7 +25,18 @@ export const bm25Tokens = (text: string): string[] => removeWords(tokenize0(lowe
  * A document's path as words, for the steps that take a question word its file name holds as met by the document:
  * "speeches/1964_lyndon_b_johnson_d.txt" -> "speeches 1964 lyndon b johnson d".
  */
-export const titleWords = (source: string) => source.replace(/\.[a-z]+$/i, '').replace(/[^\p{L}\p{N}]+/gu, ' ');
+/**
+ * A file name as words: its extension dropped, separators as spaces, and the parts a name glues together split apart:
+ * CamelCase and letter-digit runs ("TulsaJun20_2020.txt" is "Tulsa Jun 20 2020", "UKBudget2019" is "UK Budget 2019").
+ */
+export const titleWords = (source: string) =>
+  source
+    .replace(/\.[a-z]+$/i, '')
+    .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')
+    .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
+    .replace(/(\p{L})(\p{N})|(\p{N})(\p{L})/gu, (_, a, b, c, d) => (a ? `${a} ${b}` : `${c} ${d}`))
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 
 // wink refuses to consolidate fewer than 3 documents; tiny collections get empty placeholders that never match.
 const MIN_DOCS = 3;
