@@ -89,7 +89,7 @@ export async function buildApp(opts: BuildOptions = {}) {
   });
 
   await app.register(requestLog, { logText: config.LOG_TEXT });
-  await app.register(errors, { exposeInternals: config.APP_DEBUG, renderNotFoundPage: renderNotFound });
+  await app.register(errors, { renderNotFoundPage: renderNotFound });
   await app.register(swagger);
   await app.register(httpExtras, { config });
   await app.register(formbody);

@@ -7,13 +7,17 @@ export interface ErrorBody {
   details: Record<string, unknown>;
 }
 
-/** An error a route raises on purpose: its status, kind and details reach the client as they are. */
+/**
+ * An error a route raises on purpose: its status, kind and details reach the client as they are. `internal` (an
+ * exception's text, a file path, a host name) goes to the log, and into the body only for operators and in debug mode.
+ */
 export class AppError extends Error {
   constructor(
     readonly statusCode: number,
     readonly kind: string,
     message: string,
     readonly details: Record<string, unknown> = {},
+    readonly internal?: string,
   ) {
     super(message);
     this.name = kind;

@@ -1,10 +1,13 @@
 // One error handler for the whole service: documented 4xx bodies, 5xx without internals, JSON or HTML 404.
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, errorCodes } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, type ErrorBody } from './app-error.js';
+import type { Config } from './config.js';
+import { isLocalRequest, operatorMode } from './operator-access.js';
 import { WorkersBusyError } from './worker-pool.js';
 
 export { AppError, type ErrorBody };
@@ -58,8 +61,41 @@ function markMissing(errors: ValidationIssue[], input: unknown, skip: number): V
   });
 }
 
+/** Most issues a validation error lists: a body stays small whatever the request (1,000 empty items, 7,000 issues). */
+export const MAX_LISTED_ISSUES = 20;
+
+/** The first issues, and `error_count` (all of them) when some were left out. */
+export function boundedIssues(errors: ValidationIssue[]): { errors: ValidationIssue[]; error_count?: number } {
+  return errors.length > MAX_LISTED_ISSUES ? { errors: errors.slice(0, MAX_LISTED_ISSUES), error_count: errors.length } : { errors };
+}
+
 export function validationBody(errors: ValidationIssue[]): ErrorBody {
-  return { error: 'ValidationError', message: 'Invalid input data', details: { errors } };
+  return { error: 'ValidationError', message: 'Invalid input data', details: boundedIssues(errors) };
+}
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+/** The request carries `Authorization: Bearer <ADMIN_TOKEN>` (compared in constant time). */
+function holdsAdminToken(request: FastifyRequest, token: string): boolean {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+  return m !== null && timingSafeEqual(digest(m[1]!), digest(token));
+}
+
+/**
+ * Whether an error body may carry internals (exception text, file paths, host names): for operators, judged as the
+ * operator routes judge them (the ADMIN_TOKEN bearer; without a token and without a proxy, a local client), and for
+ * everyone in debug mode, which only development allows. Everyone else reads the kind of failure and the request id;
+ * the log has the rest.
+ */
+export function showsInternals(
+  request: FastifyRequest,
+  config: Pick<Config, 'APP_ENV' | 'APP_DEBUG' | 'ADMIN_TOKEN' | 'TRUST_PROXY'> | undefined = request.server.config,
+): boolean {
+  if (!config) return false;
+  if (config.APP_DEBUG && config.APP_ENV === 'development') return true;
+  const mode = operatorMode(config);
+  if (mode === 'token') return holdsAdminToken(request, config.ADMIN_TOKEN!);
+  return mode === 'local' && isLocalRequest(request);
 }
 
 /**
@@ -118,8 +154,6 @@ declare module 'fastify' {
 }
 
 export interface ErrorHandlerOptions {
-  /** Put the exception text into 5xx bodies (debug mode only, never in production). */
-  exposeInternals: boolean;
   /** Renders the HTML 404 page for browsers; JSON is used when absent. */
   renderNotFoundPage?: (request: FastifyRequest, reply: FastifyReply) => unknown;
 }
@@ -143,15 +177,22 @@ async function errorsPlugin(app: FastifyInstance, opts: ErrorHandlerOptions) {
         .send({ error: 'ServiceUnavailable', message: err.message, details: { retry_after_s: err.retryAfterS } });
     }
     if (err instanceof AppError) {
+      const { internal } = err;
+      request.internalError = internal;
       // A 503 the route raises on purpose is a state the client is told about (not configured, not ready), not a fault.
-      if (err.statusCode === 503) request.log.warn({ error: err.kind, reason: err.message }, 'service unavailable');
-      else if (err.statusCode >= 500) request.log.error({ err }, 'request failed');
-      return reply.code(err.statusCode).send(err.toBody());
+      if (err.statusCode === 503) request.log.warn({ error: err.kind, reason: err.message, internal }, 'service unavailable');
+      else if (err.statusCode >= 500) request.log.error({ err, internal }, 'request failed');
+      const body = err.toBody();
+      // A server-side failure names its request, so that the log line with the cause can be found.
+      if (err.statusCode >= 500) {
+        body.details = { ...body.details, request_id: request.id, ...(internal && showsInternals(request) ? { internal } : {}) };
+      }
+      return reply.code(err.statusCode).send(body);
     }
     const invalid = requestValidationErrors(err, request);
     if (invalid) return reply.code(400).send(validationBody(invalid));
     const client = fastifyClientError(err, request);
-    if (client) return reply.code(client.status).send({ error: client.kind, message: client.message, details: { exception: err.message } });
+    if (client) return reply.code(client.status).send({ error: client.kind, message: client.message, details: {} });
     if (err.statusCode === 429) {
       return reply.code(429).send({ error: 'TooManyRequests', message: err.message, details: {} });
     }
@@ -162,7 +203,7 @@ async function errorsPlugin(app: FastifyInstance, opts: ErrorHandlerOptions) {
     }
     request.log.error({ err }, isResponseSerializationError(err) ? 'response did not match its schema' : 'unhandled error');
     const details: Record<string, unknown> = { request_id: request.id };
-    if (opts.exposeInternals) details.exception = err.message;
+    if (showsInternals(request)) details.internal = err.message;
     return reply.code(500).send({ error: 'InternalServerError', message: 'An unexpected error occurred', details });
   }
 

@@ -1,7 +1,7 @@
 // pino options and the one-line-per-request log (client, method, path, status, duration, payload, result). Users'
 // free text (sentiment texts, questions, queries) is logged as its length and a hash unless LOG_TEXT is on.
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Logger, type LoggerOptions, pino } from 'pino';
 import fp from 'fastify-plugin';
 import type { Config } from './config.js';
@@ -46,6 +46,10 @@ function forLog(value: unknown): unknown {
 declare module 'fastify' {
   interface FastifyRequest {
     responsePayload?: unknown;
+    /** Why the request failed, with what clients are not told (an exception's text, paths, host names). */
+    internalError?: string;
+    /** The body passed the route's schema (set just before the handler). */
+    bodyChecked?: boolean;
   }
   interface FastifyContextConfig {
     /**
@@ -66,6 +70,31 @@ function withoutText(body: unknown, fields: string[]): unknown {
   return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, fields.includes(k) && typeof v === 'string' ? fingerprint(v) : v]));
 }
 
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * A free-text route's body as the log keeps it. Only a body in the expected shape (one that passed the route's schema,
+ * or, on a page without one, nothing but the text fields as strings) is logged field by field; any other (a form
+ * whose only key is the text, `text` as an array, `Text`, unparsed JSON) could hold the text anywhere, keys included,
+ * and is logged whole as a length and a hash.
+ */
+function freeTextPayload(request: FastifyRequest, fields: string[]): { payload: unknown; expected: boolean } {
+  const body = request.body;
+  if (body === undefined || body === null) return { payload: body, expected: true };
+  if (request.bodyChecked || (isRecord(body) && Object.entries(body).every(([k, v]) => fields.includes(k) && typeof v === 'string'))) {
+    return { payload: withoutText(body, fields), expected: true };
+  }
+  return { payload: { malformed: fingerprint(typeof body === 'string' ? body : JSON.stringify(body)) }, expected: false };
+}
+
+/** An error answer to a malformed free-text body, without what may echo the text (field names in `loc`). */
+function errorSummary(payload: unknown): unknown {
+  if (!isRecord(payload)) return payload;
+  const list = payload.errors ?? (isRecord(payload.details) ? payload.details.errors : undefined);
+  const kept = Object.fromEntries(Object.entries(payload).filter(([k, v]) => ['error', 'message', 'detail', 'reason'].includes(k) && typeof v === 'string'));
+  return Array.isArray(list) ? { ...kept, issues: list.map((e) => (isRecord(e) ? e.type : undefined)) } : kept;
+}
+
 export interface RequestLogOptions {
   /** Log users' free text as it is (LOG_TEXT). */
   logText?: boolean;
@@ -73,6 +102,11 @@ export interface RequestLogOptions {
 
 /** Replaces Fastify's two request lines with one that carries the payload and the result or error. */
 async function requestLogPlugin(app: FastifyInstance, opts: RequestLogOptions) {
+  // After validation: a route with a body schema reaches this only with a body that passed it.
+  app.addHook('preHandler', async (request) => {
+    if (request.routeOptions.schema?.body) request.bodyChecked = true;
+  });
+
   app.addHook('onSend', async (request, reply, payload) => {
     const type = String(reply.getHeader('content-type') ?? '');
     if (typeof payload === 'string' && type.startsWith('application/json')) {
@@ -90,8 +124,9 @@ async function requestLogPlugin(app: FastifyInstance, opts: RequestLogOptions) {
   app.addHook('onResponse', async (request, reply) => {
     const status = reply.statusCode;
     const free = opts.logText ? undefined : request.routeOptions.config?.freeText;
-    const body = free ? withoutText(request.body, free.fields) : request.body;
+    const { payload: body, expected } = free ? freeTextPayload(request, free.fields) : { payload: request.body, expected: true };
     const outcome = free ? (status < 400 && free.summary ? free.summary(request.responsePayload) : { logged: false }) : request.responsePayload;
+    const error = expected ? request.responsePayload : errorSummary(request.responsePayload);
     const line = {
       client: request.ip,
       method: request.method,
@@ -100,7 +135,8 @@ async function requestLogPlugin(app: FastifyInstance, opts: RequestLogOptions) {
       status,
       duration_ms: Math.round(reply.elapsedTime * 100) / 100,
       payload: forLog(body),
-      ...(status >= 400 ? { error: forLog(request.responsePayload) } : { result: forLog(outcome) }),
+      ...(status >= 400 ? { error: forLog(error) } : { result: forLog(outcome) }),
+      ...(request.internalError ? { internal: request.internalError } : {}),
     };
     // "Not ready yet" is the readiness probe doing its job (start-up, a dependency down), not a failure of the request.
     const probeAnswer = status === 503 && request.routeOptions.url === '/ready';

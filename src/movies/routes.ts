@@ -81,7 +81,13 @@ export async function moviesRoutes(app: FastifyInstance, opts: { context: Lazy<M
     try {
       return await context();
     } catch (err) {
-      throw new AppError(503, 'ServiceUnavailable', 'The collection database is not available', { exception: (err as Error).message });
+      throw new AppError(
+        503,
+        'ServiceUnavailable',
+        'The collection database is not available',
+        { exception: 'the collection could not be opened' },
+        (err as Error).message,
+      );
     }
   };
   const errors = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema, 503: ErrorSchema };

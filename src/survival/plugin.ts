@@ -3,8 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { fromRoot } from '../infra/paths.js';
 import { taskFile } from '../infra/worker-pool.js';
-import fastifyStatic from '@fastify/static';
-import { DiskImageStore, IMAGE_NAME, PgImageStore } from './explain/image-store.js';
+import { DiskImageStore, PgImageStore } from './explain/image-store.js';
 import { Explainer } from './explain/explainer.js';
 import type { CanvasModule } from './plots/draw.js';
 import { type PlotRequest, type PlotResult, drawer, plotter } from './plots/plotter.js';
@@ -30,27 +29,14 @@ async function survivalPlugin(app: FastifyInstance, opts: SurvivalOptions) {
   const bounds = { maxCount: app.config.IMAGES_MAX_COUNT, maxAgeS: app.config.IMAGES_MAX_AGE_S, log: app.log };
   // Replicas that share PostgreSQL keep the images there, so that a URL from one replica answers on every other.
   const store = app.dbKind === 'postgres' ? new PgImageStore(() => app.db(), bounds) : new DiskImageStore({ ...bounds, dir: opts.imagesDir });
-  if (store instanceof PgImageStore) {
-    app.get('/static/images/:name', { schema: { hide: true } }, async (request, reply) => {
-      const { name } = request.params as { name: string };
-      const png = IMAGE_NAME.test(name) ? await store.read(name) : null;
-      if (!png) return reply.callNotFound();
-      return reply.type('image/png').header('cache-control', 'public, max-age=86400, immutable').send(png);
-    });
-  } else {
-    await store.prune();
-    // @fastify/static (through `send`) resolves every path inside its root and refuses `..` segments.
-    await app.register(fastifyStatic, {
-      root: opts.imagesDir,
-      prefix: '/static/images/',
-      decorateReply: false,
-      index: false,
-      dotfiles: 'deny',
-      schemaHide: true,
-      immutable: true,
-      maxAge: '1d',
-    });
-  }
+  if (store instanceof DiskImageStore) await store.prune();
+  // Images by name only, as the store wrote them (a file server would serve whatever else the folder holds, and follow
+  // symlinks out of it). Nested paths fall through to /static, which has no images folder: 404.
+  app.get('/static/images/:name', { schema: { hide: true } }, async (request, reply) => {
+    const png = await store.read((request.params as { name: string }).name);
+    if (!png) return reply.callNotFound();
+    return reply.type('image/png').header('cache-control', 'public, max-age=86400, immutable').send(png);
+  });
   // Plots are drawn in the worker pool: encoding a PNG takes ~15 ms that predictions would otherwise wait behind, and
   // only the workers load the canvas library. A test's replacement loader draws here instead.
   const plotTask = taskFile(new URL('./plots/plot-task.js', import.meta.url));

@@ -147,8 +147,10 @@ export async function survivalRoutes(app: FastifyInstance, opts: { service: Surv
 
 function modelInfo(service: SurvivalService) {
   const card = service.card;
-  if (!card)
-    throw new AppError(500, 'ModelError', 'No model card is loaded', { exception: service.cardError ?? service.status().error ?? 'missing model-card.json' });
+  if (!card) {
+    const internal = service.cardError ?? service.status().error ?? 'missing model-card.json';
+    throw new AppError(500, 'ModelError', 'No model card is loaded', { exception: 'the model card could not be read' }, internal);
+  }
   return {
     card,
     global_importance: (card.global_importance ?? {}) as Record<string, number>,

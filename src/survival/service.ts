@@ -106,17 +106,25 @@ export class SurvivalService {
   async predict(passengers: Passenger[]): Promise<Prediction[]> {
     const { classifier, params } = this;
     if (!classifier || !params) {
-      throw new AppError(500, 'PredictionError', 'An error occurred during prediction', {
-        exception: this.loadError ?? 'model not loaded',
-      });
+      throw new AppError(
+        500,
+        'PredictionError',
+        'An error occurred during prediction',
+        { exception: this.classifier ? 'the preprocessor is not loaded' : 'the model is not loaded' },
+        this.loadError ?? 'model not loaded',
+      );
     }
     let probs: number[];
     try {
       probs = await classifier.probabilities(passengers.map((p) => toFeatures(params, p)));
     } catch (err) {
-      throw new AppError(500, 'PredictionError', 'An error occurred during prediction', {
-        exception: (err as Error).message,
-      });
+      throw new AppError(
+        500,
+        'PredictionError',
+        'An error occurred during prediction',
+        { exception: 'the model could not score the input' },
+        (err as Error).message,
+      );
     }
     return passengers.map((p, i) => {
       const probability = probs[i]!;

@@ -116,12 +116,12 @@ describe('error bodies', () => {
     expect(res.body).toContain('<html lang="en">');
   });
 
-  it('hides internals in 500 bodies', async () => {
-    const res = await app.inject({ url: '/api/boom' });
+  it('hides internals in 500 bodies from clients on other machines, and tells the local operator', async () => {
+    const res = await app.inject({ url: '/api/boom', remoteAddress: '203.0.113.7' });
     expect(res.statusCode).toBe(500);
-    expect(res.json()).toMatchObject({ error: 'InternalServerError', details: { request_id: expect.any(String) } });
-    expect(res.body).not.toContain('secret internal detail');
-    expect(res.body).not.toContain('.ts:');
+    expect(res.json()).toEqual({ error: 'InternalServerError', message: 'An unexpected error occurred', details: { request_id: res.headers['x-request-id'] } });
+    const local = await app.inject({ url: '/api/boom' });
+    expect(local.json().details.internal).toContain('secret internal detail');
   });
 });
 

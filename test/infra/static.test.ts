@@ -27,8 +27,8 @@ describe('static files', () => {
   });
 
   it('serves generated images from the data directory', async () => {
-    writeFileSync(join(app.config.DATA_DIR, 'images', 'probe.png'), 'png-bytes');
-    const res = await app.inject({ url: '/static/images/probe.png' });
+    writeFileSync(join(app.config.DATA_DIR, 'images', 'shap_explanation_20260101_000000_0123ab.png'), 'png-bytes');
+    const res = await app.inject({ url: '/static/images/shap_explanation_20260101_000000_0123ab.png' });
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe('png-bytes');
   });

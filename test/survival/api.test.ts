@@ -285,7 +285,7 @@ describe('survival API without a model', () => {
     expect(res.json()).toMatchObject({
       error: 'PredictionError',
       message: 'An error occurred during prediction',
-      details: { exception: expect.stringContaining('missing.onnx') },
+      details: { exception: 'the model is not loaded', internal: expect.stringContaining('missing.onnx') },
     });
     const kaggle = await app.inject({
       method: 'POST',

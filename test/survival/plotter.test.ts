@@ -32,7 +32,7 @@ describe('plotter', () => {
     const err = await p.plot('bar', input).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
     expect((err as AppError).kind).toBe('DependencyError');
-    expect((err as AppError).details.exception).toContain('@napi-rs/canvas');
+    expect((err as AppError).internal).toContain('@napi-rs/canvas');
     await p.plot('bar', input).catch(() => null);
     expect(attempts).toBe(2);
   });
@@ -43,6 +43,6 @@ describe('plotter', () => {
       .importance({ Sex: 1 }, '1.0.0')
       .catch((e: unknown) => e);
     expect((err as AppError).kind).toBe('DependencyError');
-    expect((err as AppError).details.exception).toBe('libskia.so: cannot open shared object file');
+    expect((err as AppError).internal).toBe('libskia.so: cannot open shared object file');
   });
 });

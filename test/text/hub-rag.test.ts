@@ -103,6 +103,8 @@ describe('document search with Hub models', () => {
     const body = res.json();
     expect(body.answer).toMatch(/three/i);
     expect(body.context.every((c: Hit) => c.rerank_score === undefined)).toBe(true);
-    expect(body.warnings[0]).toMatch(/^The passages were not reranked: .*"test-org\/not-published" could not be loaded \(.*has no such model/);
+    // Anyone may ask: the warning says what failed, not the Hub's address or the cache folder (the log has those).
+    expect(body.warnings[0]).toMatch(/^The passages were not reranked: .*the cross-encoder could not be loaded/);
+    expect(body.warnings[0]).not.toMatch(/not-published|127\.0\.0\.1|cache/);
   });
 });

@@ -39,9 +39,13 @@ export class Explainer {
     const bytes = this.survival.modelBytes;
     const params = this.survival.preprocessor;
     if (!bytes || !params) {
-      throw new AppError(500, 'ExplanationError', 'The model is not loaded, so nothing can be explained', {
-        exception: this.survival.status().error ?? 'model not loaded',
-      });
+      throw new AppError(
+        500,
+        'ExplanationError',
+        'The model is not loaded, so nothing can be explained',
+        { exception: 'the model is not loaded' },
+        this.survival.status().error ?? 'model not loaded',
+      );
     }
     const { model } = ensembleFromOnnx(bytes);
     this.trees = { model, base: expectedValue(model), names: params.features };
@@ -72,6 +76,8 @@ export class Explainer {
     // Without trees there is nothing to explain: say so as an explanation error, not a prediction error.
     this.ensemble();
     const [prediction] = await this.survival.predict([passenger]);
+    // Each step names what failed; the exception's text (paths, errno codes) is for the log and operators.
+    let step = 'the Shapley values could not be computed';
     let values: ExplanationValues;
     let image: string;
     try {
@@ -82,14 +88,14 @@ export class Explainer {
         rawOutput: values.raw_output,
         probability: prediction!.probability,
       };
+      step = 'the plot could not be drawn';
       const png = await this.plotter.plot(plotType, input);
+      step = 'the image could not be stored';
       image = await this.store.save(toBuffer(png));
     } catch (err) {
       // A full plot queue is the service's back-pressure (503 with Retry-After), not an explanation error.
       if (err instanceof AppError || err instanceof WorkersBusyError) throw err;
-      throw new AppError(500, 'ExplanationError', 'An error occurred while explaining the prediction', {
-        exception: (err as Error).message,
-      });
+      throw new AppError(500, 'ExplanationError', 'An error occurred while explaining the prediction', { exception: step }, (err as Error).message);
     }
     return {
       prediction: prediction!.prediction,

@@ -1,8 +1,9 @@
 // Where explanation images live: a folder (one process), or PostgreSQL (replicas that share it, so that an image URL
 // from one answers on all). Unique names, atomic writes, and a bound on count and age (oldest go first).
 import { randomBytes } from 'node:crypto';
-import { readdir, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { constants } from 'node:fs';
+import { open, readdir, realpath, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../infra/db.js';
 
@@ -26,6 +27,8 @@ export interface ImageStore {
   /** Enforces the bounds; one pass at a time. */
   prune(): Promise<void>;
   count(): Promise<number>;
+  /** The PNG stored under `name`, or null for any name that is not an image name, or for no such image. */
+  read(name: string): Promise<Buffer | null>;
 }
 
 export interface ImageStoreOptions {
@@ -96,7 +99,34 @@ export class DiskImageStore extends PrunedStore implements ImageStore {
   async count(): Promise<number> {
     return (await readdir(this.dir)).filter((n) => IMAGE_NAME.test(n)).length;
   }
+
+  /**
+   * Only what save() wrote: an image name, a regular file with one link, in this folder itself. A symlink is refused
+   * when opened (O_NOFOLLOW), a hard link to a file elsewhere by its link count, and the folder is compared by its
+   * real path, so nothing placed in the folder can serve a file outside it.
+   */
+  async read(name: string): Promise<Buffer | null> {
+    if (!IMAGE_NAME.test(name)) return null;
+    const path = join(this.dir, name);
+    let file;
+    try {
+      file = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+    } catch {
+      return null; // absent, a symlink (ELOOP), or unreadable: all the same to a client
+    }
+    try {
+      const stat = await file.stat();
+      if (!stat.isFile() || stat.nlink !== 1 || stat.size > MAX_IMAGE_BYTES) return null;
+      if (dirname(await realpath(path)) !== (await realpath(this.dir))) return null;
+      return await file.readFile();
+    } finally {
+      await file.close();
+    }
+  }
 }
+
+/** Larger than any plot the service draws (about 100 KB): a bigger file there was not written by it. */
+const MAX_IMAGE_BYTES = 16 * 1024 * 1024;
 
 /** Images as rows (explanation_images): the same names, URLs and bounds, visible to every replica. */
 export class PgImageStore extends PrunedStore implements ImageStore {

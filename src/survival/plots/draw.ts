@@ -38,7 +38,8 @@ export function dependencyError(err: unknown): AppError {
     'DependencyError',
     'The plotting library @napi-rs/canvas is not installed or cannot load; install it with `npm install @napi-rs/canvas` ' +
       '(it ships prebuilt binaries for Linux, macOS and Windows) and restart the service.',
-    { exception: err instanceof Error ? err.message : String(err) },
+    { exception: 'the plotting library could not be loaded' },
+    err instanceof Error ? err.message : String(err),
   );
 }
 

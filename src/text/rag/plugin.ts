@@ -62,9 +62,12 @@ async function ragPlugin(app: FastifyInstance) {
     loadedCrossEncoder().catch((err: Error) => {
       const reason = err instanceof ModelLoadError ? err.reason : err.message;
       app.log.warn({ model: c.RERANK_MODEL, reason }, 'cross-encoder not loadable');
+      // The model id may be a local path and the reason names the Hub and the cache folder: operators only.
       throw new TextHttpError(
         503,
-        `Reranking is not available: the cross-encoder "${c.RERANK_MODEL}" could not be loaded (${reason}). ` +
+        "Reranking is not available: the cross-encoder could not be loaded (the service's log has the cause)",
+        {},
+        `the cross-encoder "${c.RERANK_MODEL}" could not be loaded (${reason}). ` +
           'Set RERANK_MODEL to a local model directory or a Hub id this server can reach, or do without reranking.',
       );
     });

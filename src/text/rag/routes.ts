@@ -57,7 +57,7 @@ export async function ragRoutes(app: FastifyInstance, opts: { service: Lazy<RagS
   app.setErrorHandler(
     textErrorHandler('Search failed', (err, request) => {
       if (err instanceof ModelLoadError)
-        return new TextHttpError(503, `Document search is not available: ${err.message}`, { model: err.model, reason: err.reason });
+        return new TextHttpError(503, 'Document search is not available: the embedding model could not be loaded', {}, err.message);
       if (err instanceof RagBusyError) return new TextHttpError(409, 'An index run is already in progress; try again when it ends');
       if (err instanceof EmbedderMismatchError || err instanceof IndexLayoutError) return new TextHttpError(409, err.message);
       const chromaDown = /fetch failed|ECONNREFUSED|Failed to connect|connect/i.test(
