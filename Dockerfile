@@ -1,13 +1,14 @@
 # Multi-stage build: compile TypeScript, then a slim runtime image with production dependencies only.
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+COPY scripts/migrate.ts ./scripts/migrate.ts
 RUN npm run build
 
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 # glibc keeps freed native memory (ONNX Runtime, PGlite) in per-thread arenas; two arenas and an eager trim keep the
 # resident size near what is in use (see README, "Memory").
 ENV NODE_ENV=production APP_ENV=production PORT=5000 DATA_DIR=/var/lib/service MALLOC_ARENA_MAX=2 MALLOC_TRIM_THRESHOLD_=131072
@@ -16,6 +17,9 @@ COPY package.json package-lock.json .npmrc ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY src/web/views ./src/web/views
+COPY src/infra/worker-entry.mjs ./src/infra/worker-entry.mjs
+# npm run collect, index, migrate and models:pull run the compiled tools through this launcher (tsx is not installed).
+COPY scripts/cli.mjs ./scripts/cli.mjs
 COPY config ./config
 COPY models ./models
 COPY static ./static
@@ -38,8 +42,10 @@ ARG RERANK_MODEL=Xenova/ms-marco-MiniLM-L-6-v2
 ARG READER_MODEL=
 RUN if [ "$PULL_MODELS" = "configured" ]; then \
       HF_ENDPOINT="$HF_ENDPOINT" SENTIMENT_MODEL="$SENTIMENT_MODEL" EMOTION_MODEL="$EMOTION_MODEL" EMBEDDING_MODEL="$EMBEDDING_MODEL" \
-        RERANK_MODEL="$RERANK_MODEL" READER_MODEL="$READER_MODEL" node dist/src/text/pull-cli.js; \
-    elif [ -n "$PULL_MODELS" ]; then HF_ENDPOINT="$HF_ENDPOINT" node dist/src/text/pull-cli.js --preset "$PULL_MODELS"; fi
+        RERANK_MODEL="$RERANK_MODEL" READER_MODEL="$READER_MODEL" npm run models:pull; \
+    elif [ -n "$PULL_MODELS" ]; then HF_ENDPOINT="$HF_ENDPOINT" npm run models:pull -- --preset "$PULL_MODELS"; fi
+# The command-line tools, in a running container: docker exec <container> npm run collect -- --dry-run (likewise
+# npm run index, npm run migrate, npm run models:pull); they go through the service when it runs on the same DATA_DIR.
 EXPOSE 5000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||5000)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"

@@ -1,11 +1,17 @@
 // npm run migrate: applies migrations/ to DATABASE_URL, or to the embedded PGlite under DATA_DIR. When a service runs on
 // the same DATA_DIR it holds the database and migrates it at start-up: this then only reports whether it is current.
 import { join } from 'node:path';
+import { cliArgs } from '../src/infra/cli-args.js';
 import { loadConfig } from '../src/infra/config.js';
 import { availableMigrations, migrate, openDb } from '../src/infra/db.js';
 import { DirLockedError } from '../src/infra/dir-lock.js';
 import { fromRoot } from '../src/infra/paths.js';
 import { callService, findRunningService, unreachableMessage } from '../src/infra/running-service.js';
+
+cliArgs(
+  {},
+  'usage: npm run migrate\nApplies migrations/ to DATABASE_URL or the embedded database under DATA_DIR; with a service running on the same DATA_DIR, reports whether it applied them.',
+);
 
 async function main(): Promise<number> {
   const config = loadConfig();
