@@ -78,7 +78,7 @@ describe('explanations under load', () => {
     }
   });
 
-  it('keeps answering predictions within a generous bound while explanation plots are drawn', async () => {
+  it('keeps answering predictions while explanation plots are drawn, many between two plots', async () => {
     const app = await makeApp({ WORKER_THREADS: 1 });
     try {
       // The first plot starts the worker (and loads the canvas library in it).
@@ -87,18 +87,16 @@ describe('explanations under load', () => {
       const explains = Promise.all(
         Array.from({ length: 16 }, (_, i) => app.inject({ method: 'POST', url: '/api/explain', payload: passenger(i + 1) })),
       ).finally(() => (drawing = false));
-      const latencies: number[] = [];
+      let answered = 0;
       while (drawing) {
-        const t = performance.now();
-        const res = await app.inject({ method: 'POST', url: '/api/predict', payload: passenger(latencies.length) });
-        latencies.push(performance.now() - t);
+        const res = await app.inject({ method: 'POST', url: '/api/predict', payload: passenger(answered) });
         expect(res.statusCode).toBe(200);
+        answered++;
       }
       expect((await explains).map((r) => r.statusCode)).toEqual(Array(16).fill(200));
-      // Predictions were served while the plots were drawn, not after them.
-      expect(latencies.length).toBeGreaterThanOrEqual(5);
-      latencies.sort((a, b) => a - b);
-      expect(latencies[Math.floor(latencies.length / 2)]).toBeLessThan(50);
+      // Counted, not timed, so that a busy machine slows both sides alike: with the plots drawn on the event loop, one
+      // or two predictions get in between two plots (25 to 40 in all); with the plots in a worker, hundreds do.
+      expect(answered).toBeGreaterThanOrEqual(8 * 16);
     } finally {
       await app.close();
     }
