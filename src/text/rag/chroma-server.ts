@@ -1,6 +1,9 @@
 // A local Chroma server (`chroma run` from the chromadb package) as a supervised child process:
 // started on a free port, ready once its heartbeat answers, restarted if it dies, stopped on shutdown.
+// It listens on loopback only, with a minimal environment (none of the service's secrets); the chromadb 3.0.4 server
+// has no authentication (docs/operations.md, Security), so its folder is kept to the service's user.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { chmod, mkdir } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
@@ -47,6 +50,15 @@ process.on('SIGINT', stop);
 c.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 `;
 
+/** What Chroma may inherit: where programs and temporary files are, the locale and time zone. Nothing else. */
+const INHERITED_ENV = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'LD_LIBRARY_PATH', 'SYSTEMROOT', 'WINDIR'];
+
+/** The environment of the Chroma process: the few variables above, and telemetry off. */
+export function chromaEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const kept = Object.fromEntries(INHERITED_ENV.filter((k) => env[k] !== undefined).map((k) => [k, env[k]]));
+  return { ...kept, CHROMA_TELEMETRY: 'false', ANONYMIZED_TELEMETRY: 'false' };
+}
+
 export async function heartbeat(url: string, timeoutMs = 1000): Promise<boolean> {
   try {
     const res = await fetch(`${url}/api/v2/heartbeat`, { signal: AbortSignal.timeout(timeoutMs) });
@@ -85,13 +97,17 @@ export class ChromaServer {
 
   private async launch(): Promise<void> {
     this.lock ??= await DirLock.acquire(this.dataPath, this.owner);
+    // Any local user could otherwise read the vectors and the documents' text from the files directly.
+    await mkdir(this.dataPath, { recursive: true, mode: 0o700 });
+    await chmod(this.dataPath, 0o700);
     // The port is chosen once: a restarted server comes back where clients already point.
     this.port ||= await freePort();
     const port = this.port;
     this.url = `http://127.0.0.1:${port}`;
     const child = spawn(process.execPath, ['-e', GUARD, chromaCli(), 'run', '--path', this.dataPath, '--port', String(port), '--host', '127.0.0.1'], {
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-      env: { ...process.env, CHROMA_TELEMETRY: 'false', ANONYMIZED_TELEMETRY: 'false' },
+      // Not the service's environment: ADMIN_TOKEN, API keys and DATABASE_URL are none of Chroma's business.
+      env: chromaEnv(),
     });
     this.child = child;
     let stderr = '';
