@@ -8,6 +8,7 @@ import { Bm25Index, bm25Tokens, titleWords } from '../search/bm25.js';
 import { type Normalisation, type Scored, rrfFusion, weightedFusion } from '../search/hybrid.js';
 import { splitSentences } from '../sentences.js';
 import { CHUNK_OVERLAP, CHUNK_SIZE, chunkDocument } from './chunker.js';
+import { readableText } from './readable.js';
 import { topics } from './topics.js';
 import { type ChunkRecord, IndexLayoutError, type SentenceRecord, type VectorStore } from './store.js';
 
@@ -88,6 +89,8 @@ const hasDirection = (v: number[]) => {
   const norm = Math.hypot(...v);
   return Number.isFinite(norm) && norm > 1e-6;
 };
+/** Marks hashes of files read as readable.ts reads them (Markdown as plain paragraphs). */
+const READING = '+readable1';
 /** A vector with no direction (NaN: a normalised mean over no known word) becomes zeros, which the vector store takes. */
 const directionOrZero = (v: number[]) => (hasDirection(v) ? v : v.map(() => 0));
 /** Semantic search units: the sentences of a chunk (a chunk without sentence breaks is one unit). */
@@ -257,7 +260,8 @@ export class RagService {
     for (const [i, source] of files.entries()) {
       report(i, source);
       const bytes = await readFile(join(root, source));
-      const hash = sha256(bytes);
+      // The way a file is read (readable.ts) is part of its hash: a file read differently is indexed again.
+      const hash = `${sha256(bytes)}${READING}`;
       const before = stored.get(source);
       stored.delete(source);
       // Unchanged: same bytes, and every chunk stored (an interrupted run leaves a file part-indexed).
@@ -281,7 +285,7 @@ export class RagService {
       // Also for a new file: sentences an interrupted run stored before their chunks must not linger.
       await store.deleteSource(source);
       if (before) result.chunks_removed += before.chunks;
-      const chunks = chunkDocument(text);
+      const chunks = chunkDocument(readableText(text));
       for (let k = 0; k < chunks.length; k += 32) {
         const batch = chunks.slice(k, k + 32).map((c, j) => ({
           id: `${source}#${k + j}`,

@@ -1,0 +1,111 @@
+// Documents as a reader reads them. Markdown (a README saved as .txt, reference pages) is turned into plain
+// paragraphs before chunking, so that markup never ends up inside an answer and never glues prose to code:
+// - headings become sentences of their own;
+// - a code block stays, without its fences, as a paragraph of its own (a command or a value can be the answer);
+// - a table row becomes one sentence naming each cell by its column ("Option: schemaTable. Required: Optional.");
+// - links keep their text, images their alt text; emphasis, inline-code backticks and HTML tags go.
+// Plain text (a book, a licence, a transcript) is left exactly as it is: only a document that looks like Markdown is
+// parsed (marked's lexer), because Markdown rules misread plain text (an indented line is code there).
+import { type Token, type Tokens, Lexer } from 'marked';
+
+/** Signs of Markdown: a fence, an ATX heading, a table separator row, a link or an HTML tag of the usual kinds. */
+const MARKDOWN_SIGNS = [
+  /^\s{0,3}(```|~~~)/m,
+  /^#{1,6} \S/m,
+  /^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)+\|?\s*$/m,
+  /\]\([^)\s]+\)/,
+  /<\/?(code|pre|a|br|p|div|img|table|td|th|tr|kbd|em|strong)\b[^>]*>/i,
+];
+
+export function looksLikeMarkdown(text: string): boolean {
+  return MARKDOWN_SIGNS.filter((re) => re.test(text)).length >= 2 || /^\s{0,3}```/m.test(text);
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
+
+/** Inline Markdown and HTML as plain words. */
+function inline(text: string): string {
+  return text
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
+    .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1')
+    .replace(/<\/?[a-z][a-z0-9]*\b[^>]*>/gi, '')
+    .replace(/&(amp|lt|gt|quot|apos|nbsp|#39);/g, (_, e: string) => ENTITIES[e] ?? '')
+    .replace(/`+([^`]*)`+/g, '$1')
+    .replace(/(\*\*|__)(?=\S)([^*_]*?\S)\1/g, '$2')
+    .replace(/(^|[\s(])[*_](?=\S)([^*_\n]*?\S)[*_](?=[\s).,;:!?]|$)/g, '$1$2')
+    .replace(/[ \t]+/g, ' ')
+    .trim();
+}
+
+/** A sentence ends with a stop, so that the sentence splitter never runs it into the next one. */
+const sentence = (s: string) => (s && !/[.!?:;]$/.test(s) ? `${s}.` : s);
+
+function table(t: Tokens.Table): string[] {
+  const header = t.header.map((h) => inline(h.text));
+  return t.rows.map((row) =>
+    row
+      .map((cell, i) => {
+        const value = inline(cell.text);
+        if (!value) return '';
+        return header[i] ? `${header[i]}: ${sentence(value)}` : sentence(value);
+      })
+      .filter(Boolean)
+      .join(' '),
+  );
+}
+
+function list(l: Tokens.List): string[] {
+  return l.items.flatMap((item) => blocks(item.tokens ?? []).map((p, i) => (i === 0 ? sentence(p) : p)));
+}
+
+/** Block tokens as paragraphs of plain text. */
+function blocks(tokens: Token[]): string[] {
+  const out: string[] = [];
+  // A heading opens the prose that follows it, past any code or table between them ("Usage (promise API): Node v10+
+  // is required ..."): alone, its few words would match a question better than the sentence that answers it. A heading
+  // with no prose of its own before the next one is dropped (a table of contents, a section of code only).
+  let heading = '';
+  const push = (paragraph: string, prose: boolean) => {
+    if (prose && heading) {
+      out.push(`${heading.replace(/[.:;]$/, '')}: ${paragraph}`);
+      heading = '';
+    } else out.push(paragraph);
+  };
+  for (const t of tokens) {
+    if (t.type === 'space') continue;
+    switch (t.type) {
+      case 'heading':
+        heading = inline((t as Tokens.Heading).text);
+        continue;
+      case 'code':
+        if ((t as Tokens.Code).text.trim()) push((t as Tokens.Code).text.trim(), false);
+        break;
+      case 'table':
+        for (const row of table(t as Tokens.Table)) push(row, false);
+        break;
+      case 'list':
+        list(t as Tokens.List).forEach((item, i) => push(item, i === 0));
+        break;
+      case 'blockquote':
+        blocks((t as Tokens.Blockquote).tokens).forEach((p, i) => push(p, i === 0));
+        break;
+      case 'paragraph':
+      case 'text':
+      case 'html': {
+        const s = inline((t as Tokens.Paragraph).text);
+        if (s) push(s, true);
+        break;
+      }
+      default:
+        break; // hr, def: nothing to read
+    }
+  }
+  return out;
+}
+
+/** The document as plain paragraphs separated by blank lines (Markdown), or unchanged (anything else). */
+export function readableText(text: string): string {
+  if (!looksLikeMarkdown(text)) return text;
+  return blocks(new Lexer({ gfm: true }).lex(text.replace(/\r\n?/g, '\n'))).join('\n\n');
+}

@@ -1,0 +1,66 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { fromRoot } from '../../src/infra/paths.js';
+import { looksLikeMarkdown, readableText } from '../../src/text/rag/readable.js';
+
+const README = [
+  '# Widget',
+  '',
+  '[![build](https://ci.example/badge.svg)](https://ci.example) A **small** library for `widgets`.',
+  '',
+  '## Installation',
+  '',
+  '```sh',
+  'npm install widget',
+  '```',
+  '',
+  '## Options',
+  '',
+  '| Option | Type | Default | Description |',
+  '|---|---|---|---|',
+  '| `bodyLimit` | number | `1048576` | The largest body, in bytes. |',
+  '| `logger` | boolean | `false` | Whether to log. |',
+  '',
+  'The <code>Content-Length</code> header is read first. See [the guide](https://example.org/guide) for more.',
+  '',
+  '- one item',
+  '- another *item*',
+].join('\n');
+
+describe('documents as a reader reads them', () => {
+  const out = readableText(README);
+  const paragraphs = out.split('\n\n');
+
+  it('keeps no markup: fences, pipes, backticks, emphasis, HTML tags, link targets', () => {
+    expect(out).not.toMatch(/```|\||`|\*\*|<\/?code>|https:\/\/|\]\(/);
+  });
+
+  it('opens the prose under a heading with it, and keeps code as a paragraph of its own', () => {
+    expect(paragraphs[0]).toBe('Widget: build A small library for widgets.');
+    expect(paragraphs).not.toContain('Installation.');
+    expect(paragraphs).toContain('npm install widget');
+  });
+
+  it('reads each table row as one sentence naming its cells by their column', () => {
+    expect(paragraphs).toContain('Option: bodyLimit. Type: number. Default: 1048576. Description: The largest body, in bytes.');
+  });
+
+  it('keeps the words of links, HTML and lists', () => {
+    expect(out).toContain('The Content-Length header is read first. See the guide for more.');
+    expect(out).toContain('A small library for widgets.');
+    expect(paragraphs).toContain('another item.');
+  });
+
+  it('leaves plain text exactly as it is: a book chapter, licences, the sample addresses', () => {
+    const plain = [
+      'It was a truth universally acknowledged.\n\n    An indented line is not code here.\n\n1. A numbered line.',
+      ...readdirSync(fromRoot('docs/sample-collection'))
+        .filter((f) => f.endsWith('.txt'))
+        .map((f) => readFileSync(fromRoot(`docs/sample-collection/${f}`), 'utf8')),
+    ];
+    for (const text of plain) {
+      expect(looksLikeMarkdown(text)).toBe(false);
+      expect(readableText(text)).toBe(text);
+    }
+  });
+});
