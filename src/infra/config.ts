@@ -120,7 +120,10 @@ export const ConfigSchema = z
     RATINGS_BASE_URL: z.url().optional().describe('Ratings (OMDb-shaped) API base URL; unset = the one in COLLECTION_CONFIG (OMDb)'),
     RATINGS_API_KEY: z.string().optional().describe('Ratings API key, sent as the apikey parameter (secret)'),
     LLM_PROVIDER: z.enum(['gemini', 'openai', 'anthropic']).default('gemini').describe('LLM provider'),
-    LLM_API_KEY: z.string().optional().describe('LLM provider key (secret); without it the fallbacks apply'),
+    LLM_API_KEY: z
+      .string()
+      .optional()
+      .describe('LLM provider key (secret); without it the fallbacks apply, unless LLM_PROVIDER=openai with LLM_BASE_URL (a local server, no key needed)'),
     LLM_MODEL_NAME: z.string().optional().describe('LLM model id; default per provider'),
     LLM_MAX_OUTPUT_TOKENS: intIn(1, 100_000).default(2000).describe('LLM output token limit (answers; the default of the per-purpose limits)'),
     LLM_MAX_OUTPUT_TOKENS_SENTIMENT: intIn(1, 100_000).optional().describe('Output token limit of the sentiment interpretation; unset = LLM_MAX_OUTPUT_TOKENS'),
@@ -129,7 +132,10 @@ export const ConfigSchema = z
       .enum(['off', 'low', 'medium', 'high'])
       .default('off')
       .describe("Thinking / reasoning: off (or the model's lowest level where it cannot be turned off), low, medium or high"),
-    LLM_BASE_URL: z.url().optional().describe('Provider base URL with its version path (OpenAI-compatible servers too)'),
+    LLM_BASE_URL: z
+      .url()
+      .optional()
+      .describe('Provider base URL with its version path; with LLM_PROVIDER=openai, a local OpenAI-compatible server (Ollama: http://localhost:11434/v1)'),
     LLM_TIMEOUT_MS: intIn(100, 600_000).default(15_000).describe('LLM call timeout'),
     HF_ENDPOINT: z.url().default('https://huggingface.co').describe('Hugging Face Hub (or mirror) that Hub model ids are downloaded from'),
     MODEL_CACHE_DIR: z.string().optional().describe('Writable folder for downloaded Hub models; unset = DATA_DIR/models'),

@@ -79,7 +79,7 @@ function openaiUsage(o: Outcome) {
   };
 }
 
-const openaiFinish = (fake: FakeLlm, o: Outcome) => (fake.mode === 'blocked' ? 'content_filter' : o.cut ? 'length' : 'stop');
+const openaiFinish = (fake: FakeLlm, o: Outcome) => (fake.mode === 'blocked' ? 'content_filter' : o.cut ? 'length' : fake.openaiQuirks.stop);
 
 export function openaiBody(fake: FakeLlm, o: Outcome, model: string) {
   const content = fake.mode === 'blocked' ? null : text(o);
@@ -89,7 +89,7 @@ export function openaiBody(fake: FakeLlm, o: Outcome, model: string) {
     created: 1_700_000_000,
     model,
     choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: openaiFinish(fake, o) }],
-    usage: openaiUsage(o),
+    ...(fake.openaiQuirks.usage ? { usage: openaiUsage(o) } : {}),
   };
 }
 
@@ -98,9 +98,10 @@ export function openaiChunks(fake: FakeLlm, o: Outcome, body: Body) {
   const chunk = (delta: Record<string, unknown>, finish: string | null) => ({
     data: { id: 'c1', object: 'chat.completion.chunk', created: 1, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] },
   });
-  const usage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage
-    ? [{ data: { id: 'c1', object: 'chat.completion.chunk', created: 1, model: body.model, choices: [], usage: openaiUsage(o) } }]
-    : [];
+  const usage =
+    (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage && fake.openaiQuirks.usage
+      ? [{ data: { id: 'c1', object: 'chat.completion.chunk', created: 1, model: body.model, choices: [], usage: openaiUsage(o) } }]
+      : [];
   return [
     chunk({ role: 'assistant', content: '' }, null),
     ...o.words.map((w) => chunk({ content: w }, null)),

@@ -32,6 +32,14 @@ export class FakeLlm {
   reply = 'The tone is clearly positive: strong results and optimism dominate. Readers would likely see it as good news.';
   /** Models every provider answers 404 for, as for a retired or misspelt name. */
   readonly unknownModels = new Set(['gemini-1.0-pro', 'gpt-3.5-turbo-0301', 'claude-2.0', 'no-such-model']);
+  /**
+   * How a local OpenAI-compatible server (Ollama, the llama.cpp server, vLLM, TGI) may differ from OpenAI's chat
+   * completions: no `usage` (even when the stream asked for it), and its own finish reason for a complete answer
+   * ("eos_token", or null). The default is OpenAI's behaviour.
+   */
+  openaiQuirks: { usage: boolean; stop: string | null } = { usage: true, stop: 'stop' };
+  /** When set, a request without this bearer key gets 401 (a server started with --api-key). */
+  requiredKey: string | null = null;
   /** Overrides the thinking tokens a model spends (a model that overthinks). */
   thoughts: number | null = null;
   calls: LlmCall[] = [];
@@ -55,6 +63,9 @@ export class FakeLlm {
           res.end(JSON.stringify(payload));
         };
         if (this.mode === 'timeout') return; // never answers
+        if (this.requiredKey !== null && req.headers.authorization !== `Bearer ${this.requiredKey}`) {
+          return send(401, errorBody(provider, 401, 'Incorrect API key provided.'));
+        }
         if (this.mode === '500') return send(500, errorBody(provider, 500, 'internal error'));
         if (this.mode === '429') return send(429, errorBody(provider, 429, 'rate limited'), { 'retry-after': '30' });
         if (this.unknownModels.has(model)) return send(404, errorBody(provider, 404, notFound(provider, model)));

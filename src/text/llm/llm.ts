@@ -45,16 +45,32 @@ export interface GenerateOptions {
   signal?: AbortSignal;
 }
 
-function languageModel(cfg: LlmConfig & { apiKey: string }, model: string): LanguageModel {
+/**
+ * A local OpenAI-compatible server (Ollama, the llama.cpp server, vLLM without --api-key) needs no key: with
+ * LLM_PROVIDER=openai, LLM_BASE_URL alone makes the model usable.
+ */
+export function keylessServer(cfg: Pick<LlmConfig, 'provider' | 'apiKey' | 'baseUrl'>): boolean {
+  return cfg.provider === 'openai' && !cfg.apiKey && Boolean(cfg.baseUrl);
+}
+
+/** The SDK always sends a bearer header; without a key there is nothing to send. */
+const withoutAuthorization: typeof fetch = (input, init) => {
+  const headers = new Headers(init?.headers);
+  headers.delete('authorization');
+  return fetch(input, { ...init, headers });
+};
+
+function languageModel(cfg: LlmConfig, model: string): LanguageModel {
   const baseURL = cfg.baseUrl ? { baseURL: cfg.baseUrl } : {};
+  const apiKey = cfg.apiKey ?? '';
   switch (cfg.provider) {
     case 'openai':
       // Chat Completions: the API that OpenAI-compatible servers (Ollama, vLLM, ...) implement.
-      return createOpenAI({ apiKey: cfg.apiKey, ...baseURL }).chat(model);
+      return createOpenAI({ apiKey, ...baseURL, ...(keylessServer(cfg) ? { fetch: withoutAuthorization } : {}) }).chat(model);
     case 'anthropic':
-      return createAnthropic({ apiKey: cfg.apiKey, ...baseURL })(model);
+      return createAnthropic({ apiKey, ...baseURL })(model);
     default:
-      return createGoogleGenerativeAI({ apiKey: cfg.apiKey, ...baseURL })(model);
+      return createGoogleGenerativeAI({ apiKey, ...baseURL })(model);
   }
 }
 
@@ -75,7 +91,7 @@ export class Llm {
   constructor(private readonly cfg: LlmConfig) {
     this.model = cfg.model || DEFAULT_MODELS[cfg.provider];
     this.thinking = thinkingPlan(cfg.provider, this.model, cfg.thinking ?? 'off');
-    this.lm = cfg.apiKey ? languageModel({ ...cfg, apiKey: cfg.apiKey }, this.model) : null;
+    this.lm = cfg.apiKey || keylessServer(cfg) ? languageModel(cfg, this.model) : null;
   }
 
   get available(): boolean {
@@ -115,7 +131,10 @@ export class Llm {
       const what = text ? 'the answer was cut' : 'no answer was left';
       return this.fail('truncated', `${what} by the output token limit (${this.outputBudget(opts.purpose)}${thought})`, opts);
     }
-    if (finishReason !== 'stop') return this.fail('error', `unexpected finish reason "${finishReason}"`, opts);
+    // OpenAI-compatible servers may leave finish_reason out or use their own ("eos_token", ...): the SDK reads "unknown"
+    // (or "other"). The cut and blocked cases they do report as OpenAI does, so their text is the whole answer.
+    const complete = finishReason === 'stop' || (this.cfg.provider === 'openai' && (finishReason === 'unknown' || finishReason === 'other'));
+    if (!complete) return this.fail('error', `unexpected finish reason "${finishReason}"`, opts);
     if (!text) return this.fail('truncated', `the provider returned no text${thought}`, opts);
     this.lastCall = { at: new Date().toISOString(), ok: true };
     return { ok: true, text, provider: this.cfg.provider, model: this.model };
