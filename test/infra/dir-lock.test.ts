@@ -124,8 +124,13 @@ describe('a service that finds the embedded database held', () => {
     const app = await makeApp({ DATA_DIR: dataDir, RAG_INDEX_ON_START: false });
     try {
       const starting = app.movies.start();
-      await sleep(300);
-      const health = (await app.inject({ url: '/health' })).json();
+      // Until the start has met the lock (a moment, or seconds on a busy machine).
+      const deadline = Date.now() + 15_000;
+      let health = (await app.inject({ url: '/health' })).json();
+      while (!health.components.movies.error && Date.now() < deadline) {
+        await sleep(50);
+        health = (await app.inject({ url: '/health' })).json();
+      }
       // (Held by this very process here, so the message says "this process"; elsewhere it names the command and pid.)
       expect(health.components.movies.error).toMatch(/pglite\.lock in .* is in use by/);
       expect(

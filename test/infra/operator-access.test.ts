@@ -139,7 +139,8 @@ describe('GET /ready', () => {
       expect(first.json()).toMatchObject({ status: 'not_ready', waiting_for: { sentiment: expect.any(String), rag: expect.any(String) } });
       await Promise.all([app.movies.start(), app.rag.start()]);
       let res = first;
-      for (let i = 0; i < 100 && res.statusCode !== 200; i++) {
+      // Loading the models takes seconds, more on a busy machine.
+      for (const deadline = Date.now() + 20_000; res.statusCode !== 200 && Date.now() < deadline;) {
         await sleep(100);
         res = await app.inject({ url: '/ready' });
       }
