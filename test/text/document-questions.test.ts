@@ -15,6 +15,11 @@ import { entityCoverage } from '../../src/text/rag/ask/pipeline.js';
 import type { SearchHit } from '../../src/text/rag/service.js';
 import { makeApp, tempDir } from '../helpers/app.js';
 
+// A catalogue of speeches (documents.json declares what they are and who gives them), as the sample collection's.
+const SPEECHES = new Map<string, DocumentMeta>([
+  ['a.txt', { author: 'Abraham Lincoln', date: '1862-12-01', kind: ['address', 'speech', 'message'], role: 'president' }],
+]);
+
 describe('questions about the documents themselves', () => {
   it.each([
     ['Who gave the 1941 State of the Union address?', 'author'],
@@ -36,7 +41,7 @@ describe('questions about the documents themselves', () => {
     ['How many addresses in the collection were given by Franklin Roosevelt?', 'count'],
     ['How many documents are in the collection?', 'count'],
   ])('"%s" asks for the document\'s %s', (q, fact) => {
-    expect(documentQuestion(q)).toBe(fact);
+    expect(documentQuestion(q, SPEECHES)).toBe(fact);
   });
 
   it.each([
@@ -49,7 +54,7 @@ describe('questions about the documents themselves', () => {
     'When was the Department of Agriculture organized?',
     'When was the report of the Secretary of the Navy published?',
   ])('"%s" asks about what the documents say, not about a document', (q) => {
-    expect(documentQuestion(q)).toBeNull();
+    expect(documentQuestion(q, SPEECHES)).toBeNull();
   });
 
   it.each([
@@ -59,19 +64,44 @@ describe('questions about the documents themselves', () => {
     ['What president warned about the military-industrial complex?', 'warned about the military-industrial complex?'],
     ['Who was president during the Civil War?', 'during the Civil War?'],
   ])('"%s" looks for the sentence that says "%s" (not one that names a president)', (q, topic) => {
-    expect(saidTopic(q)).toBe(topic);
+    expect(saidTopic(q, SPEECHES)).toBe(topic);
+  });
+
+  // A manual's catalogue: authors, dates and titles, and no role: nothing of speeches or presidents applies to it.
+  const MANUAL = new Map<string, DocumentMeta>([
+    ['charger-manual.txt', { author: 'Acme Power Ltd', date: '2024-03-01', title: 'Wallbox charger manual', kind: 'manual' }],
+    ['hr-memo.txt', { author: 'Jane Smith', date: '2019-05-02', title: 'Leave policy' }],
+  ]);
+
+  it.each([
+    'Who is the leader of the project?',
+    'What is the maximum charging current?',
+    'How do I install the latest firmware?',
+    'Who said the office closes early on Fridays?',
+    'Who proposed the new leave policy?',
+  ])('"%s" is read from the text of a catalogue without roles', (q) => {
+    expect(documentQuestion(q, MANUAL)).toBeNull();
+    expect(outdatedFor(q, MANUAL, new Date('2026-11-25T12:00:00Z'))).toBeNull();
+  });
+
+  it("answers a manual's questions about its documents in its own words", () => {
+    expect(documentQuestion('Who wrote the charger manual?', MANUAL)).toBe('author');
+    expect(documentQuestion('How many manuals are there?', MANUAL)).toBe('count');
+    expect(documentQuestion('Who is the author of the leave policy?', MANUAL)).toBe('author');
+    // "What did X say": a person the memo quotes is read from the text, not refused for being nobody's author.
+    expect(speakerMissing('What did Tom Baker say about annual leave?', ['Tom Baker'], MANUAL)).toBeNull();
   });
 });
 
 describe('questions about the present, of a collection whose newest document is old', () => {
   const old = new Map<string, DocumentMeta>([
-    ['a.txt', { author: 'Abraham Lincoln', date: '1862-12-01' }],
+    ['a.txt', { author: 'Abraham Lincoln', date: '1862-12-01', role: 'president' }],
     ['b.txt', { author: 'Barack Obama', date: '2010-01-27' }],
   ]);
   const now = new Date('2026-11-25T12:00:00Z');
 
-  it.each(['Who is the current president of the United States?', 'What will the weather be like tomorrow?', 'What is the stock price of Apple today?'])(
-    '"%s" gets the newest date (the documents cannot say what is current)',
+  it.each(['Who is the current president of the United States?', 'Who is president today?'])(
+    '"%s" gets the newest date (the documents cannot say who holds the role now)',
     (q) => expect(outdatedFor(q, old, now)).toBe('2010-01-27'),
   );
 
@@ -80,12 +110,15 @@ describe('questions about the present, of a collection whose newest document is 
     expect(outdatedFor('What did Obama say about the current crisis?', old, now)).toBeNull();
     expect(outdatedFor('What is the current interest rate?', new Map([['r.txt', { date: '2026-10-01' }]]), now)).toBeNull();
     expect(outdatedFor('What is the current interest rate?', new Map([['r.txt', { author: 'Treasury' }]]), now)).toBeNull();
+    // Questions about the present that name no role are read from the documents.
+    expect(outdatedFor('What will the weather be like tomorrow?', old, now)).toBeNull();
+    expect(outdatedFor('How do I install the latest firmware?', old, now)).toBeNull();
   });
 });
 
 describe('answers from the catalogue', () => {
   const catalogue = new Map<string, DocumentMeta>([
-    ['a.txt', { author: 'Abraham Lincoln', date: '1862-12-01' }],
+    ['a.txt', { author: 'Abraham Lincoln', date: '1862-12-01', kind: ['address', 'speech', 'message'], role: 'president' }],
     ['b.txt', { author: 'Franklin D. Roosevelt', date: '1934-01-03', title: 'State of the Union address' }],
     ['c.txt', { author: 'Franklin D. Roosevelt', date: '1941-01-06', title: 'State of the Union address' }],
     ['d.txt', { date: '1999' }],
@@ -277,8 +310,14 @@ describe('POST /rag/ask with a catalogue of the documents', () => {
     writeFileSync(
       join(docs, 'documents.json'),
       JSON.stringify({
-        '1862_lincoln.txt': { author: 'Abraham Lincoln', date: '1862-12-01', title: 'Annual message to Congress' },
-        '1964_johnson.txt': { author: 'Lyndon B. Johnson', date: '1964-01-08', title: 'State of the Union address' },
+        '1862_lincoln.txt': {
+          author: 'Abraham Lincoln',
+          date: '1862-12-01',
+          title: 'Annual message to Congress',
+          kind: ['address', 'message'],
+          role: 'president',
+        },
+        '1964_johnson.txt': { author: 'Lyndon B. Johnson', date: '1964-01-08', title: 'State of the Union address', kind: 'address', role: 'president' },
       }),
     );
     app = await makeApp({ DOCS_DIR: docs, RAG_INDEX_ON_START: false });
@@ -355,5 +394,46 @@ describe('POST /rag/ask with a catalogue of the documents', () => {
     const body = await ask('What divides the sections of the country?');
     expect(body.answer).toMatch(/Slavery/);
     expect(body.guardrails.catalogue).toBeUndefined();
+  });
+});
+
+describe('POST /rag/ask of a manual with a catalogue and no roles', () => {
+  const docs = tempDir('manual-docs-');
+  let app: Awaited<ReturnType<typeof makeApp>>;
+  const ask = async (question: string) => (await app.inject({ method: 'POST', url: '/rag/ask', payload: { question } })).json();
+
+  beforeAll(async () => {
+    writeFileSync(
+      join(docs, 'wallbox-manual.txt'),
+      'Wallbox home charger. The maximum charging current is 32 amperes on a three-phase supply. ' +
+        'To install the latest firmware, open the companion app and press Update while the charger is idle. ' +
+        'The charger restarts by itself when the update is complete.',
+    );
+    writeFileSync(
+      join(docs, 'project-charter.txt'),
+      'Project charter. Maria Lopez is the leader of the project and approves every release. The team meets on Tuesdays.',
+    );
+    writeFileSync(
+      join(docs, 'documents.json'),
+      JSON.stringify({
+        'wallbox-manual.txt': { author: 'Acme Power Ltd', date: '2019-03-01', title: 'Wallbox manual' },
+        'project-charter.txt': { author: 'Acme Power Ltd', date: '2018-01-10', title: 'Project charter' },
+      }),
+    );
+    app = await makeApp({ DOCS_DIR: docs, RAG_INDEX_ON_START: false });
+    await app.inject({ method: 'POST', url: '/rag/index', payload: {} });
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it.each([
+    ['Who is the leader of the project?', /Maria Lopez/],
+    ['What is the maximum charging current?', /32 amperes/],
+    ['How do I install the latest firmware?', /companion app/],
+  ])('"%s" is answered from the text, not from the catalogue or as a question about the present', async (question, expected) => {
+    const body = await ask(question);
+    expect(body.guardrails.catalogue).toBeUndefined();
+    expect(`${body.answer} ${body.answer_passage}`).toMatch(expected);
   });
 });

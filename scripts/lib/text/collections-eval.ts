@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { buildApp } from '../../../src/app.js';
 import { loadConfig } from '../../../src/infra/config.js';
 import { PROJECT_ROOT } from '../../../src/infra/paths.js';
+import type { Answerability } from '../../../src/text/rag/ask/answerability.js';
 import { requireDataFile } from '../datasets.js';
 import { bestF1 } from './squad-eval.js';
 
@@ -72,6 +73,8 @@ export interface AskOutcome {
   answer_type: string;
   context: string[];
   ms: number;
+  /** The learned decision's verdict on the reading, when it made one (guardrails.answerability). */
+  answerability: { probability: number; features: Record<string, number> } | null;
 }
 
 export type Verdict = 'right' | 'false_refusal' | 'wrong_answer_passage_held' | 'wrong_answer' | 'false_answer';
@@ -88,7 +91,12 @@ export function verdictOf(q: Pick<CollectionQuestion, 'kind' | 'answerable' | 'a
 type App = Awaited<ReturnType<typeof buildApp>>;
 
 /** Indexes a folder into a throw-away data directory and runs fn with an asker, without any LLM. */
-export async function withFolder<T>(docsDir: string, fn: (ask: (question: string) => Promise<AskOutcome>) => Promise<T>): Promise<T> {
+export async function withFolder<T>(
+  docsDir: string,
+  fn: (ask: (question: string) => Promise<AskOutcome>) => Promise<T>,
+  /** Replaces the shipped learned decision (training: one that answers every reading). */
+  answerability?: Answerability | null,
+): Promise<T> {
   const dataDir = mkdtempSync(join(tmpdir(), 'collections-eval-'));
   const app: App = await buildApp({
     config: {
@@ -104,6 +112,7 @@ export async function withFolder<T>(docsDir: string, fn: (ask: (question: string
   try {
     await (await app.rag.service()).index({ full: true });
     const asker = await app.rag.ask();
+    if (answerability !== undefined) asker.useAnswerability(answerability);
     return await fn(async (question) => {
       const t0 = performance.now();
       const r = await asker.ask(question, 5);
@@ -115,6 +124,7 @@ export async function withFolder<T>(docsDir: string, fn: (ask: (question: string
         answer_type: r.answer_type,
         context: r.context.map((c) => c.text),
         ms: performance.now() - t0,
+        answerability: ((r.guardrails as { answerability?: AskOutcome['answerability'] }).answerability ?? null) as AskOutcome['answerability'],
       };
     });
   } finally {

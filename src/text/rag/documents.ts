@@ -1,6 +1,7 @@
 // Facts about the documents themselves, which their text may never state: who wrote or delivered each one and when.
 // An optional `documents.json` beside the documents in DOCS_DIR maps a file name (as `sources` gives it) to its
-// author, date and title. Only that one file is read; its keys are looked up, never opened.
+// author, date and title, and optionally what questions call such a document (kind) and its author (role). Only that
+// one file is read; its keys are looked up, never opened.
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -16,6 +17,13 @@ const DocumentMetaSchema = z
       .regex(/^\d{4}(-\d\d(-\d\d)?)?$/)
       .optional(),
     title: z.string().trim().min(1).max(300).optional(),
+    /** What questions call this kind of document ("address", or several: ["address", "speech"]), beside "document". */
+    kind: z.union([z.string().trim().min(1).max(60), z.array(z.string().trim().min(1).max(60)).max(20)]).optional(),
+    /**
+     * The role of its author ("president"), beside "author": questions about the holder of that role ("Which president
+     * ...?", "Who said ...?") are answered from this catalogue; without a role, only from the documents' text.
+     */
+    role: z.union([z.string().trim().min(1).max(60), z.array(z.string().trim().min(1).max(60)).max(20)]).optional(),
   })
   .strict();
 

@@ -1,5 +1,6 @@
 // Document search plugin: Chroma (ours or CHROMA_URL), the embedder, the RAG service and the ask pipeline, created on
 // first use; start-up indexing; /health; the routes.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -13,6 +14,7 @@ import { formatDate } from './ask/document-question.js';
 import { AskPipeline } from './ask/pipeline.js';
 import { DEFAULT_ABBREVIATIONS } from './ask/rewrite.js';
 import { loadSupportGate } from './ask/support-gate.js';
+import { ANSWERABILITY_FILE, loadAnswerability } from './ask/answerability.js';
 import { ChromaServer, heartbeat } from './chroma-server.js';
 import { ragRoutes } from './routes.js';
 import { RagService } from './service.js';
@@ -138,6 +140,7 @@ async function ragPlugin(app: FastifyInstance) {
         tagInWorker: (question) => app.workers.run(readerTask, 'tag', question),
         documents,
         supportGate: loadSupportGate(),
+        answerability: existsSync(fromRoot(ANSWERABILITY_FILE)) ? loadAnswerability() : null,
       }),
   );
   const describe = (source: string) => {

@@ -9,56 +9,99 @@ import type { DocumentCatalogue, DocumentMeta } from '../documents.js';
 /** Who gave a document, when, which documents one person gave, or how many documents (one person's or all). */
 export type DocumentFact = 'author' | 'date' | 'documents' | 'count';
 
-/** Verbs of giving an address or saying something in it, as "who ___" or "which president ___" asks them. */
+/** Verbs of giving a document or saying something in it, as "who ___" or "which <role> ___" asks them. */
 const DELIVERED =
   'gave|delivered|wrote|said|says|spoke|talked|mentioned|proposed|asked|called|announced|promised|warned|urged|recommended|declared|addressed|praised|criticized|criticised|discussed|described|pledged|vowed|argued|noted|reported';
-/** The one who gives the documents (a speaker, an author): "which president", "which speaker". */
-const ROLE = 'president|presidents|speaker|author|writer|leader';
-const GIVING = 'give|gave|given|deliver|delivered|write|wrote|written|make|made|send|sent|present|presented';
-const DOCUMENT = 'address|addresses|speech|speeches|message|messages|letter';
+const GIVING = 'give|gave|given|deliver|delivered|write|wrote|written|make|made|send|sent|present|presented|publish|published|issue|issued';
+/** Words any collection's questions use for its documents and their authors; documents.json adds its own ("kind", "role"). */
+const GENERIC_DOCUMENTS = ['document', 'text', 'file'];
+const GENERIC_ROLES = ['author', 'writer'];
+const COUNT_WORDS = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
 
-const AUTHOR: RegExp[] = [
-  // "Who gave the 1941 address?", "Who first proposed ...?" (the question word is the subject of the verb).
-  new RegExp(`^who (?:\\w+ly |also |first |last |once )?(?:${DELIVERED})\\b`),
-  // "Which president talked about the Interstate highways?", "What president proposed ...?"
-  new RegExp(`^(?:which|what) (?:${ROLE})\\b`),
-  // "Who was president in 1983?", "Who was the speaker in 1790?"
-  new RegExp(`^who (?:was|is|were) (?:the )?(?:${ROLE})\\b`),
-  // "Whose address mentions ...?"
-  new RegExp(`^whose (?:${DOCUMENT})\\b`),
-];
-
-const DATE: RegExp[] = [
-  // "When did Monroe deliver his address?", "In what year was the Clinton address given?"
-  new RegExp(`^(?:when|(?:in )?(?:what|which) year)\\b.*\\b(?:${GIVING})\\b.*\\b(?:${DOCUMENT})\\b`),
-  new RegExp(`^(?:when|(?:in )?(?:what|which) year)\\b.*\\b(?:${DOCUMENT})\\b.*\\b(?:${GIVING})\\b`),
-  // "When was Reagan's address?", "What year is the Lincoln message from?"
-  new RegExp(`^(?:when|(?:in )?(?:what|which) year) (?:was|is|were|are)\\b[^?]*\\b(?:${DOCUMENT})\\b(?: from)?\\s*\\??$`),
-];
-
-/** "Which addresses did Franklin Roosevelt give?", "What speeches did Lincoln deliver?", "List the addresses by Reagan". */
-const DOCUMENTS: RegExp[] = [
-  new RegExp(`^(?:which|what) (?:${DOCUMENT}) (?:did|does|has|have) .+ (?:${GIVING})\\b(?: (?:in|to) (?:the|this) collection)?\\s*\\??$`),
-  new RegExp(`^(?:which|what) (?:${DOCUMENT}) (?:are|were|is|was) (?:by|from|given by|delivered by) .+\\??$`),
-];
+const plural = (w: string) => (/(?:s|sh|ch|x|z)$/.test(w) ? `${w}es` : `${w}s`);
+const escape = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const alternatives = (words: Iterable<string>) => [...new Set([...words].flatMap((w) => [w, plural(w)]))].map(escape).join('|');
+const asList = (v: string | string[] | undefined) => (v === undefined ? [] : Array.isArray(v) ? v : [v]).map((w) => w.trim().toLowerCase()).filter(Boolean);
 
 /**
- * A document picked by its place in time: "the oldest address", "the most recent speech in the collection", "Which
- * speech is the most recent?". Only the whole phrase counts: "Who first proposed ...?" is not "the first address".
- * What may follow: "in the collection", "given".
+ * The patterns of questions about a catalogue's documents, in its own words: the kinds of document its entries declare
+ * ("address", "speech") and the roles of their authors ("president"), beside the generic "document" and "author".
+ * Only a catalogue that declares roles has its "who said ...?" questions answered from it: its documents are someone's
+ * words. Elsewhere a person a document quotes is read from the text.
  */
-const ORDER_TAIL = `(?: (?:in|of) (?:the|this) collection)?(?: (?:${GIVING}))?\\s*\\??$`;
-const inOrder = (words: string) =>
-  new RegExp(`\\bthe (?:${words}) (?:${DOCUMENT})${ORDER_TAIL}|^(?:which|what) (?:${DOCUMENT}) (?:is|was) the (?:${words})(?: one)?${ORDER_TAIL}`);
-const EARLIEST = inOrder('oldest|earliest|first');
-const LATEST = inOrder('most recent|latest|newest|last');
-/** "Which speech is the most recent?": the document itself is asked for. */
-const WHICH_IN_ORDER = new RegExp(`^(?:which|what) (?:${DOCUMENT}) (?:is|was) the `);
+interface Patterns {
+  roles: boolean;
+  role: string;
+  document: string;
+  author: RegExp[];
+  date: RegExp[];
+  documents: RegExp[];
+  earliest: RegExp;
+  latest: RegExp;
+  whichInOrder: RegExp;
+  howMany: RegExp;
+  counted: RegExp;
+  topic: RegExp;
+}
+
+const patternCache = new WeakMap<DocumentCatalogue, Patterns>();
+
+function patternsOf(catalogue: DocumentCatalogue): Patterns {
+  const cached = patternCache.get(catalogue);
+  if (cached) return cached;
+  const metas = [...catalogue.values()];
+  const declaredRoles = metas.flatMap((m) => asList(m.role));
+  const ROLE = alternatives([...GENERIC_ROLES, ...declaredRoles]);
+  const DOCUMENT = alternatives([...GENERIC_DOCUMENTS, ...metas.flatMap((m) => asList(m.kind))]);
+  const roles = declaredRoles.length > 0;
+  const orderTail = `(?: (?:in|of) (?:the|this) collection)?(?: (?:${GIVING}))?\\s*\\??$`;
+  const inOrder = (words: string) =>
+    new RegExp(`\\bthe (?:${words}) (?:${DOCUMENT})${orderTail}|^(?:which|what) (?:${DOCUMENT}) (?:is|was) the (?:${words})(?: one)?${orderTail}`);
+  const patterns: Patterns = {
+    roles,
+    role: ROLE,
+    document: DOCUMENT,
+    author: [
+      // "Who gave the 1941 address?", "Who first proposed ...?" (the question word is the subject of the verb): with
+      // declared roles any saying verb; otherwise a verb of giving a document, and the document named.
+      roles ? new RegExp(`^who (?:\\w+ly |also |first |last |once )?(?:${DELIVERED})\\b`) : new RegExp(`^who (?:${GIVING})\\b.*\\b(?:${DOCUMENT})\\b`),
+      // "Which president talked about the Interstate highways?", "Which author wrote ...?"
+      new RegExp(`^(?:which|what) (?:${ROLE})\\b`),
+      // "Who was president in 1983?", "Who is the author of ...?"
+      new RegExp(`^who (?:was|is|were) (?:the )?(?:${ROLE})\\b`),
+      // "Whose address mentions ...?"
+      new RegExp(`^whose (?:${DOCUMENT})\\b`),
+    ],
+    date: [
+      // "When did Monroe deliver his address?", "In what year was the Clinton address given?"
+      new RegExp(`^(?:when|(?:in )?(?:what|which) year)\\b.*\\b(?:${GIVING})\\b.*\\b(?:${DOCUMENT})\\b`),
+      new RegExp(`^(?:when|(?:in )?(?:what|which) year)\\b.*\\b(?:${DOCUMENT})\\b.*\\b(?:${GIVING})\\b`),
+      // "When was Reagan's address?", "What year is the Lincoln message from?"
+      new RegExp(`^(?:when|(?:in )?(?:what|which) year) (?:was|is|were|are)\\b[^?]*\\b(?:${DOCUMENT})\\b(?: from)?\\s*\\??$`),
+    ],
+    // "Which addresses did Franklin Roosevelt give?", "What speeches did Lincoln deliver?"
+    documents: [
+      new RegExp(`^(?:which|what) (?:${DOCUMENT}) (?:did|does|has|have) .+ (?:${GIVING})\\b(?: (?:in|to) (?:the|this) collection)?\\s*\\??$`),
+      new RegExp(`^(?:which|what) (?:${DOCUMENT}) (?:are|were|is|was) (?:by|from|given by|delivered by|written by) .+\\??$`),
+    ],
+    // A document picked by its place in time: "the oldest address", "Which speech is the most recent?". Only the whole
+    // phrase counts: "Who first proposed ...?" is not "the first address".
+    earliest: inOrder('oldest|earliest|first'),
+    latest: inOrder('most recent|latest|newest|last'),
+    whichInOrder: new RegExp(`^(?:which|what) (?:${DOCUMENT}) (?:is|was) the `),
+    // "How many addresses did Franklin Roosevelt give?", "How many documents are in the collection?"
+    howMany: new RegExp(`^how many (?:${DOCUMENT})\\b`),
+    // "Which president gave two addresses?", "Who gave the most speeches?", "Who gave more than one address?"
+    counted: new RegExp(`\\b(?:${GIVING}|has|had)\\s+(\\d+|${COUNT_WORDS.join('|')}|more than one|several|multiple|the most|most)\\s+(?:${DOCUMENT})\\b`),
+    // "Who was president during the Civil War?" -> "during the Civil War?": the role is the answer, not the topic.
+    topic: new RegExp(`^\\s*(?:who (?:was|is|were) (?:the )?(?:${ROLE})|who|whose (?:${DOCUMENT})|(?:which|what) (?:${ROLE}))\\s+(.+)$`, 'i'),
+  };
+  patternCache.set(catalogue, patterns);
+  return patterns;
+}
 
 /** Documents listed at most in the answer to "how many". */
 const COUNT_LISTED = 20;
-/** "How many addresses did Franklin Roosevelt give?", "How many documents are in the collection?" */
-const HOW_MANY = new RegExp(`^how many (?:${DOCUMENT}|documents?|texts?|files?)\\b`);
 
 /** Entries oldest first (undated ones first of all), in place. */
 const inDateOrder = (entries: [string, DocumentMeta][]) => entries.sort(([, a], [, b]) => (a.date ?? '').localeCompare(b.date ?? ''));
@@ -66,12 +109,13 @@ const inDateOrder = (entries: [string, DocumentMeta][]) => entries.sort(([, a], 
 const normalised = (question: string) => question.toLowerCase().replace(/\s+/g, ' ').trim();
 
 /** The fact of a document the question asks for, or null for a question about what the documents say. */
-export function documentQuestion(question: string): DocumentFact | null {
+export function documentQuestion(question: string, catalogue: DocumentCatalogue): DocumentFact | null {
   const q = normalised(question);
-  if (HOW_MANY.test(q)) return 'count';
-  if (DOCUMENTS.some((re) => re.test(q)) || (WHICH_IN_ORDER.test(q) && (EARLIEST.test(q) || LATEST.test(q)))) return 'documents';
-  if (AUTHOR.some((re) => re.test(q))) return 'author';
-  if (DATE.some((re) => re.test(q))) return 'date';
+  const p = patternsOf(catalogue);
+  if (p.howMany.test(q)) return 'count';
+  if (p.documents.some((re) => re.test(q)) || (p.whichInOrder.test(q) && (p.earliest.test(q) || p.latest.test(q)))) return 'documents';
+  if (p.author.some((re) => re.test(q))) return 'author';
+  if (p.date.some((re) => re.test(q))) return 'date';
   return null;
 }
 
@@ -81,9 +125,8 @@ export function documentQuestion(question: string): DocumentFact | null {
  * sentence naming a president ("President Lincoln and President Garfield were killed..."), but an address rarely
  * names its speaker: the sentence wanted is the one about the topic. Null when the question has no such opening.
  */
-export function saidTopic(question: string): string | null {
-  // "Who was president during the Civil War?" -> "during the Civil War?": the role is the answer, not the topic.
-  const m = new RegExp(`^\\s*(?:who (?:was|is|were) (?:the )?(?:${ROLE})|who|whose (?:${DOCUMENT})|(?:which|what) (?:${ROLE}))\\s+(.+)$`, 'i').exec(question);
+export function saidTopic(question: string, catalogue: DocumentCatalogue): string | null {
+  const m = patternsOf(catalogue).topic.exec(question);
   return m?.[1] && /\p{L}{3}/u.test(m[1]) ? m[1] : null;
 }
 
@@ -142,7 +185,8 @@ export function answerFromCatalogue(
   });
   // "Who gave the oldest address?", "When was the most recent speech given?": the entry first or last in time.
   const q = normalised(question);
-  const order = EARLIEST.test(q) ? 1 : LATEST.test(q) ? -1 : 0;
+  const p = patternsOf(catalogue);
+  const order = p.earliest.test(q) ? 1 : p.latest.test(q) ? -1 : 0;
   const dated = entries.filter(([, m]) => m.date);
   const first = order && dated.length ? dated.sort(([, a], [, b]) => order * a.date!.localeCompare(b.date!))[0]! : null;
   if (fact === 'documents' && first) {
@@ -174,7 +218,7 @@ export function answerFromCatalogue(
     return { source: sorted[0]![0], meta: sorted[0]![1], answer: list.join('; '), by: 'name', sources: sorted.map(([source]) => source) };
   }
   if (first) return answer(first[0], first[1], 'order');
-  const count = countAsked(q);
+  const count = countAsked(q, p.counted);
   if (fact === 'author' && count) return byCount(count, entries);
   const years = [...question.matchAll(YEAR)].map((m) => m[1]!);
   const byYear = entries.filter(([, m]) => m.date && years.includes(m.date.slice(0, 4)));
@@ -194,13 +238,9 @@ export function answerFromCatalogue(
   return source ? answer(source, catalogue.get(source)!, candidates.length ? by : 'retrieval') : null;
 }
 
-const COUNT_WORDS = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
-/** "Which president gave two addresses?", "Who gave the most speeches?", "Who gave more than one address?" */
-const COUNTED = new RegExp(`\\b(?:${GIVING}|has|had)\\s+(\\d+|${COUNT_WORDS.join('|')}|more than one|several|multiple|the most|most)\\s+(?:${DOCUMENT})\\b`);
-
 /** How many documents the question asks about per author: a number, at least 2, or the most. */
-function countAsked(q: string): { exactly: number } | { atLeast: number } | 'most' | null {
-  const m = COUNTED.exec(q)?.[1];
+function countAsked(q: string, counted: RegExp): { exactly: number } | { atLeast: number } | 'most' | null {
+  const m = counted.exec(q)?.[1];
   if (!m) return null;
   if (/most/.test(m)) return 'most';
   if (/more than one|several|multiple/.test(m)) return { atLeast: 2 };
@@ -264,6 +304,8 @@ const WORDS_OF = new RegExp(`^(?:what|how|why) (?:did|does|do|has|had) (.+?) (?:
  * `people` are the question's person names (the tagger's); null when the question is not of that kind.
  */
 export function speakerMissing(question: string, people: string[], catalogue: DocumentCatalogue): string | null {
+  // Only a catalogue of people's own words (it declares their roles) says whose words are not in it.
+  if (!patternsOf(catalogue).roles) return null;
   const subject = speakerSubject(question);
   if (!subject) return null;
   const authors = [...catalogue.values()].flatMap((m) => (m.author ? [m.author] : []));
@@ -329,6 +371,10 @@ const PRESENT =
  */
 export function outdatedFor(question: string, catalogue: DocumentCatalogue, now = new Date()): string | null {
   if (!PRESENT.test(question) || WORDS_OF.test(normalised(question))) return null;
+  // Only a question about the present holder of a role the catalogue declares ("the current president"): "How do I
+  // install the latest firmware?" is read from the documents.
+  const p = patternsOf(catalogue);
+  if (!p.roles || !new RegExp(`\\b(?:${p.role})\\b`, 'i').test(question)) return null;
   const dates = [...catalogue.values()].flatMap((m) => (m.date ? [m.date] : [])).sort();
   const newest = dates.at(-1);
   if (!newest) return null;

@@ -19,7 +19,7 @@ export function questionType(question: string): QuestionType {
   if (/\b(when|what year|which year|what date|what century|what decade|what day|what month|what time|what period|what season)\b/.test(q)) return 'date';
   if (/\b(who|whom|whose)\b/.test(q)) return 'person';
   if (
-    /\b(which|what) (person|people|man|woman|player|team|group|band|company|firm|brand|manufacturer|organi[sz]ation|institution|agency|party|network|station|newspaper|magazine|club|church|dynasty|tribe|family|artist|singer|musician|performer|actor|actress|poet|painter|composer|architect|engineer|inventor|philosopher|scientist|writer|author|politician|minister|official|king|queen|president|leader|general|emperor|pope|coach|university|school|court|committee)\b/.test(
+    /\b(which|what) (person|people|man|woman|player|team|group|band|company|firm|brand|manufacturer|organi[sz]ation|institution|agency|party|network|station|newspaper|magazine|club|church|dynasty|tribe|family|artist|singer|musician|performer|actor|actress|poet|painter|composer|architect|engineer|inventor|philosopher|scientist|writer|author|politician|minister|official|king|queen|leader|general|emperor|pope|coach|university|school|court|committee)\b/.test(
       q,
     )
   )

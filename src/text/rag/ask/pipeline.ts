@@ -26,6 +26,7 @@ import type { QuestionNlp } from './question-nlp.js';
 import { type Lexicon, loadLexicon } from './lexicon.js';
 import { DEFAULT_SUPPORT, type SupportSettings, type SupportVerdict, WordVectorCache, type WordVectors, checkSupport } from './support.js';
 import { type SupportGate, gateApplies, gateFeatures, gateProbability } from './support-gate.js';
+import { type Answerability, answerabilityFeatures, answerabilityProbability, ANSWERABILITY_FEATURES, levelOf } from './answerability.js';
 import type { LearnedReader, ReadResult, SentenceCandidate, analyseQuestion } from './reader.js';
 import type { ReadArgs } from './reader-task.js';
 import { type Change, type Entities, expandAbbreviations, fixTypos, vocabulary } from './rewrite.js';
@@ -42,6 +43,8 @@ export interface AskSettings {
   support?: SupportSettings;
   /** Reconsiders the support rule's refusals for missing words (support-gate.ts); without, the rule alone decides. */
   supportGate?: SupportGate | null;
+  /** "Not in the collection" as a learned decision (answerability.ts); it replaces the support gate when given. */
+  answerability?: Answerability | null;
   /** General English words, which typo fixing never changes (the shipped embedder's vocabulary without). */
   lexicon?: Lexicon;
   /** Single-word vectors for the support check's close equivalents; without, only same-stem words count. */
@@ -87,6 +90,7 @@ export class AskPipeline {
   private readonly lexicon: Lexicon;
   private readonly wordVectors: WordVectorCache | undefined;
   private gate: SupportGate | null;
+  private decision: Answerability | null;
 
   constructor(
     private readonly rag: RagService,
@@ -96,6 +100,43 @@ export class AskPipeline {
     this.lexicon = settings.lexicon ?? loadLexicon();
     this.wordVectors = settings.wordVectors ? new WordVectorCache(settings.wordVectors) : undefined;
     this.gate = settings.supportGate ?? null;
+    this.decision = settings.answerability ?? null;
+  }
+
+  /** Replaces the learned decision (training: a threshold of 0 answers every question the reader reads). */
+  useAnswerability(model: Answerability | null): void {
+    this.decision = model;
+  }
+
+  /** The learned decision on an extractive reading: the probability that it is right, its verdict and its level. */
+  private decide(
+    model: Answerability,
+    read: { answer: string; answerType: AnswerType; support: number | null },
+    kept: SearchHit[],
+    support: SupportVerdict,
+    entityShare: number,
+  ) {
+    const { factors } = confidenceOf(
+      kept.map((h) => h.semantic_score),
+      entityShare,
+      read.support ?? undefined,
+    );
+    const x = answerabilityFeatures({
+      support,
+      factors,
+      topSemantic: Math.max(0, ...kept.map((h) => h.semantic_score)),
+      topBm25: Math.max(0, ...kept.map((h) => h.bm25_score)),
+      answer: read.answer,
+      factoid: read.answerType === 'factoid',
+    });
+    const probability = Math.round(answerabilityProbability(model, x) * 1e4) / 1e4;
+    return {
+      probability,
+      threshold: model.threshold,
+      passed: probability >= model.threshold,
+      level: levelOf(model, probability),
+      features: Object.fromEntries(ANSWERABILITY_FEATURES.map((f, i) => [f, Math.round(x[i]! * 1e4) / 1e4])),
+    };
   }
 
   /** Replaces the support gate (training and evaluation: a gate with threshold 0 answers every question it applies to). */
@@ -252,7 +293,7 @@ export class AskPipeline {
 
     // 4c. A question about the documents themselves ("Who gave the 1941 address?") is answered from the catalogue: the
     // entry its year or name picks out, or that of the best passage when its topic is supported there.
-    const fact = catalogue ? documentQuestion(original) : null;
+    const fact = catalogue ? documentQuestion(original, catalogue) : null;
     let notInCatalogue: string[] | null = null;
     // "What did John F. Kennedy say ...?" of a collection with no address by Kennedy: a passage that names him (Obama's
     // "the vision of John F. Kennedy") is not his words.
@@ -270,7 +311,7 @@ export class AskPipeline {
       let read: Awaited<ReturnType<AskPipeline['extract']>> | null = null;
       if (found && !('missing' in found) && found.by === 'retrieval') {
         // "Which president talked about the Interstate highways?": the document whose sentence the reader picks.
-        read = support?.passed ? await time('answer', () => this.extract(saidTopic(original) ?? original, 'open', kept)) : null;
+        read = support?.passed ? await time('answer', () => this.extract(saidTopic(original, catalogue) ?? original, 'open', kept)) : null;
         found = read?.passage ? answerFromCatalogue(original, fact, catalogue, [read.passage.source, ...sources]) : null;
       }
       if (found && 'missing' in found) {
@@ -294,7 +335,10 @@ export class AskPipeline {
     let gated: Awaited<ReturnType<AskPipeline['extract']>> | null = null;
     // The share of passages that mention the question's entities (or whose author is one): a confidence factor.
     const entityShare = entityCoverage(entityList, kept, (source) => catalogue?.get(source)?.author);
-    if (this.gate && support && !support.passed && gateApplies(support.lacks) && !notInCatalogue && !newest) {
+    if (this.decision && support && !support.passed && !notInCatalogue && !newest) {
+      // The learned decision weighs what the rule found against the reading: the reader reads every kept passage.
+      gated = await time('answer', () => this.extract(original, tagged.answerType, kept));
+    } else if (this.gate && support && !support.passed && gateApplies(support.lacks) && !notInCatalogue && !newest) {
       const gate = this.gate;
       const read = await time('answer', () => this.extract(original, tagged.answerType, kept));
       if (read) {
@@ -349,7 +393,15 @@ export class AskPipeline {
       // Near the answer, the terms a passage must hold (names, numbers, rare nouns, one of the things asked about); the
       // share of the rest is the passage's business.
       supportOf(windows, { ...supportSettings, minCoverage: 0 }).then((v) => v.supporting);
+    let decided: ReturnType<AskPipeline['decide']> | null = null;
+    const decideOn = (read: { answer: string; answerType: AnswerType; support: number | null } | null) => {
+      if (!read || !this.decision) return true;
+      decided = this.decide(this.decision, read, kept, support!, entityShare);
+      return decided.passed;
+    };
     const answered = await time('answer', async () => {
+      // A reading the learned decision turned down is no answer: nothing is streamed for it.
+      if (gated && !decideOn(gated)) return null;
       if (this.llm.available) {
         const prompt = [
           'Answer the question using only the numbered passages below. Cite the passages you use by number in square',
@@ -365,15 +417,26 @@ export class AskPipeline {
         if (r.ok)
           return { answer: r.text, passage: null, answerType: tagged.answerType, support: null, llm: true, fallback: null as string | null, warnings: [] };
         const ex = gated ?? (await this.extract(original, tagged.answerType, supporting, windowSupport));
+        if (!gated && !decideOn(ex)) return null;
         // Tokens already streamed are superseded: the client is told before the extractive answer follows.
         onStep?.('answer_fallback', { reason: r.reason });
         await onToken?.(ex?.answer ?? NOT_FOUND);
         return ex && { ...ex, llm: false, fallback: r.reason };
       }
       const ex = gated ?? (await this.extract(original, tagged.answerType, supporting, windowSupport));
+      if (!gated && !decideOn(ex)) return null;
       await onToken?.(ex?.answer ?? NOT_FOUND);
       return ex && { ...ex, llm: false, fallback: 'no_key' };
     });
+    const decision = decided as ReturnType<AskPipeline['decide']> | null;
+    if (decision) {
+      guardrails.answerability = decision;
+      onStep?.('answerability', decision);
+    }
+    if (!answered && decision && !decision.passed)
+      return notFound(
+        `The reader's best answer is unlikely to be right (learned decision: probability ${decision.probability} below ${decision.threshold}): the question is not answered from these passages.`,
+      );
     if (!answered) {
       // No sentence has the question's key content near it: its words are scattered over the passages.
       guardrails.support = { ...(guardrails.support as object), passed: false, sentence_window: false };
@@ -408,14 +471,23 @@ export class AskPipeline {
       warnings.push('No language model is configured (LLM_API_KEY is unset): the answer is a passage extracted from the documents, not a generated one.');
     else if (answered.fallback) warnings.push(`The language model was unavailable (${answered.fallback}); the answer is extractive.`);
 
-    // 7. Confidence.
-    const confidence = await time('confidence', () =>
+    // 7. Confidence: the learned decision's probability and level when it decided, else the blended score.
+    const blended = await time('confidence', () =>
       confidenceOf(
         kept.map((h) => h.semantic_score),
         entityShare,
         answered.support ?? undefined,
       ),
     );
+    const confidence =
+      decision && !answered.llm
+        ? {
+            ...blended,
+            score: decision.probability,
+            level: decision.level,
+            explanation: `${decision.level[0]!.toUpperCase()}${decision.level.slice(1)} confidence (${decision.probability.toFixed(2)}): the learned decision's probability that this answer is right, from how well the passages cover the question, how sure the reader is and how well they were retrieved.`,
+          }
+        : blended;
     return this.result({
       original,
       rewritten,

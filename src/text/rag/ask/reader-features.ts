@@ -97,7 +97,7 @@ const GENERIC_HEADS = new Set([
  * each kind by word vectors ("network" is close to the organisations, "share" to the quantities).
  */
 export const HEAD_KINDS: Record<string, string[]> = {
-  person: ['person', 'man', 'woman', 'leader', 'player', 'president', 'author'],
+  person: ['person', 'man', 'woman', 'leader', 'player', 'minister', 'author'],
   organisation: ['organization', 'company', 'team', 'group', 'network', 'party', 'agency'],
   place: ['place', 'city', 'country', 'region', 'location', 'area', 'state'],
   time: ['year', 'date', 'time', 'day', 'century', 'month', 'period'],

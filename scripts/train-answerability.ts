@@ -1,0 +1,158 @@
+// npm run train:answerability
+// Trains the learned "not in the collection" decision (src/text/rag/ask/answerability.ts). Every question is asked
+// through /rag/ask's pipeline without an LLM, with a decision that answers every reading, so that each reading's
+// features and answer are seen; the answer is then scored:
+// - fit on SQuAD 2.0's fitting articles (label: the answer's token F1; 0 for an unanswerable question) and the
+//   evaluation collections' development halves (label: strictly right, collections-eval.ts);
+// - choose the threshold on SQuAD 2.0's development articles and the same halves: the one with the best mean of
+//   SQuAD 2.0 F1 and the collections' strict share right; the confidence levels are the terciles of the answered
+//   questions' probabilities there.
+// The test halves and SQuAD 2.0's test articles are never read. Writes models/text/reader/answerability.json and
+// docs/results/answerability.json. Deterministic: the same index and pipeline give the same file.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import cliProgress from 'cli-progress';
+import { fromRoot } from '../src/infra/paths.js';
+import { ANSWERABILITY_FEATURES, ANSWERABILITY_FILE, type Answerability, answerabilityProbability } from '../src/text/rag/ask/answerability.js';
+import { fitLogistic } from './lib/ml/logistic.js';
+import { writeResults } from './lib/results.js';
+import {
+  COLLECTIONS_DIR,
+  type AskOutcome,
+  listCollections,
+  readQuestions,
+  splitOf,
+  squad2Collection,
+  squad2F1,
+  verdictOf,
+  withFolder,
+} from './lib/text/collections-eval.js';
+
+/** A decision that answers every reading: its features are recorded, its verdict is always yes. */
+const OPEN: Answerability = {
+  features: ANSWERABILITY_FEATURES,
+  mean: ANSWERABILITY_FEATURES.map(() => 0),
+  scale: ANSWERABILITY_FEATURES.map(() => 1),
+  weights: ANSWERABILITY_FEATURES.map(() => 0),
+  bias: 0,
+  threshold: 0,
+  levels: { high: 1, medium: 1 },
+};
+
+interface Row {
+  set: 'squad2' | 'collection';
+  role: 'fit' | 'choose';
+  /** Features of the reading, or null when the pipeline refused before any reading (always refused). */
+  x: number[] | null;
+  /** Score when answered (F1 or strictly right), and when refused (1 for an unanswerable question). */
+  answeredScore: number;
+  refusedScore: number;
+}
+
+const rows: Row[] = [];
+
+function record(set: Row['set'], role: Row['role'], r: AskOutcome, answeredScore: number, refusedScore: number) {
+  const f = r.answerability?.features;
+  rows.push({ set, role, x: f && !r.refused ? ANSWERABILITY_FEATURES.map((k) => f[k]!) : null, answeredScore, refusedScore });
+}
+
+function bar(total: number, name: string) {
+  const b = new cliProgress.SingleBar({ format: ` ${name.padEnd(15)} |{bar}| {value}/{total}`, noTTYOutput: true, notTTYSchedule: 5000 }, cliProgress.Presets.shades_classic);
+  b.start(total, 0);
+  return b;
+}
+
+async function squad2Rows() {
+  const dir = mkdtempSync(join(tmpdir(), 'answerability-squad2-'));
+  try {
+    const questions = squad2Collection(dir).filter((q) => q.role !== 'test');
+    await withFolder(
+      dir,
+      async (ask) => {
+        const b = bar(questions.length, 'squad2');
+        for (const q of questions) {
+          const r = await ask(q.question);
+          record('squad2', q.role === 'fit' ? 'fit' : 'choose', r, squad2F1(q, { ...r, refused: false }), q.impossible ? 1 : 0);
+          b.increment();
+        }
+        b.stop();
+      },
+      OPEN,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function collectionRows(name: string) {
+  const questions = readQuestions(name).filter((q) => splitOf(name, q.id) === 'dev');
+  await withFolder(
+    join(COLLECTIONS_DIR, name, 'docs'),
+    async (ask) => {
+      const b = bar(questions.length, name);
+      for (const q of questions) {
+        const r = await ask(q.question);
+        const answered = verdictOf(q, { ...r, refused: false }) === 'right' ? 1 : 0;
+        // The development halves both fit the weights and take part in choosing the threshold.
+        for (const role of ['fit', 'choose'] as const) record('collection', role, r, answered, q.answerable ? 0 : 1);
+        b.increment();
+      }
+      b.stop();
+    },
+    OPEN,
+  );
+}
+
+await squad2Rows();
+for (const name of listCollections()) await collectionRows(name);
+
+const fit = rows.filter((r) => r.role === 'fit' && r.x);
+const fitted = fitLogistic(
+  fit.map((r) => r.x!),
+  fit.map((r) => r.answeredScore),
+  { l2: 0.01, iterations: 4000, rate: 0.5 },
+);
+const probability = (r: Row) => (r.x ? answerabilityProbability({ ...OPEN, ...fitted }, r.x) : -1);
+
+/** Mean score of a set's choosing rows when readings from `t` are answered. */
+const scoreAt = (set: Row['set'], t: number) => {
+  const of = rows.filter((r) => r.role === 'choose' && r.set === set);
+  return of.reduce((s, r) => s + (probability(r) >= t ? r.answeredScore : r.refusedScore), 0) / of.length;
+};
+const grid = Array.from({ length: 19 }, (_, i) => Math.round((0.05 + i * 0.05) * 100) / 100);
+const table = grid.map((t) => ({ threshold: t, squad2_f1: scoreAt('squad2', t), collections_right: scoreAt('collection', t) }));
+const best = table.reduce((a, b) => (b.squad2_f1 + b.collections_right > a.squad2_f1 + a.collections_right ? b : a));
+const answered = rows
+  .filter((r) => r.role === 'choose' && probability(r) >= best.threshold)
+  .map(probability)
+  .sort((a, b) => a - b);
+const tercile = (q: number) => Math.round(answered[Math.floor(q * (answered.length - 1))]! * 1e4) / 1e4;
+const model: Answerability = { features: ANSWERABILITY_FEATURES, ...fitted, threshold: best.threshold, levels: { high: tercile(2 / 3), medium: tercile(1 / 3) } };
+const round = (x: number) => Math.round(x * 1e4) / 1e4;
+const results = {
+  fit_rows: fit.length,
+  choose_rows: rows.filter((r) => r.role === 'choose').length,
+  never_read: rows.filter((r) => !r.x).length,
+  thresholds: table.map((t) => ({ threshold: t.threshold, squad2_f1: round(t.squad2_f1), collections_right: round(t.collections_right) })),
+  chosen: { threshold: best.threshold, squad2_f1: round(best.squad2_f1), collections_right: round(best.collections_right) },
+  answering_everything_read: { squad2_f1: round(scoreAt('squad2', 0)), collections_right: round(scoreAt('collection', 0)) },
+};
+writeFileSync(
+  fromRoot(ANSWERABILITY_FILE),
+  `${JSON.stringify(
+    {
+      name: 'answerability',
+      task: 'whether the answer the reader shows is right, or the answer should be "not in the collection" (src/text/rag/ask/answerability.ts)',
+      data: 'fit: SQuAD 2.0 fitting articles and the development halves of eval/collections; threshold: SQuAD 2.0 development articles and those halves; never the test halves or test articles',
+      command: 'npm run train:answerability',
+      model,
+      results,
+    },
+    null,
+    2,
+  )}\n`,
+);
+console.log(`\nthreshold ${best.threshold}: SQuAD 2.0 dev F1 ${round(best.squad2_f1)}, collections dev right ${round(best.collections_right)}`);
+console.log(`(answering every reading: ${JSON.stringify(results.answering_everything_read)}); levels ${JSON.stringify(model.levels)}`);
+console.log(`wrote ${ANSWERABILITY_FILE} and ${writeResults('answerability', results)}`);
