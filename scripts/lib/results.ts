@@ -1,9 +1,9 @@
 // Evaluation and benchmark results as JSON under docs/results/, with what they were measured on: the commit, the date,
-// the machine's core count and Node's version. README tables name the file they come from.
+// the machine (cores, load) and Node's version. The docs' tables are generated from these files (npm run docs:results).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { availableParallelism, cpus, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
+import { join, relative } from 'node:path';
 import { PROJECT_ROOT } from '../../src/infra/paths.js';
 
 export interface ResultsEnvelope<T> {
@@ -13,7 +13,8 @@ export interface ResultsEnvelope<T> {
   /** true when the working tree had uncommitted changes: the figures belong to the commit plus those changes. */
   dirty: boolean;
   date: string;
-  machine: { cores: number; cpu: string; memory_gb: number; node: string };
+  /** load_1m: the 1-minute load average when the run ended; near or above `cores`, other work shared the machine. */
+  machine: { cores: number; cpu: string; memory_gb: number; node: string; load_1m?: number };
   results: T;
 }
 
@@ -25,11 +26,21 @@ function git(args: string[]): string {
   }
 }
 
+/** How the figures were produced: the npm script, or the script file when it ran through npx or node directly. */
+function commandLine(name: string): string {
+  const args = process.argv.slice(2);
+  const rest = args.length ? ` ${args.join(' ')}` : '';
+  const script = process.env.npm_lifecycle_event;
+  if (script && script !== 'npx') return `npm run ${script}${rest ? ` --${rest}` : ''}`;
+  const file = process.argv[1] ? relative(PROJECT_ROOT, process.argv[1]) : name;
+  return `npx tsx ${file}${rest}`;
+}
+
 /** Writes docs/results/<name>.json and returns its path relative to the project root. */
 export function writeResults<T>(name: string, results: T): string {
   const envelope: ResultsEnvelope<T> = {
     name,
-    command: `npm run ${process.env.npm_lifecycle_event ?? name}${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+    command: commandLine(name),
     commit: git(['rev-parse', '--short', 'HEAD']) || 'unknown',
     dirty: git(['status', '--porcelain', '--untracked-files=no']) !== '',
     date: new Date().toISOString(),
@@ -38,6 +49,7 @@ export function writeResults<T>(name: string, results: T): string {
       cpu: cpus()[0]?.model ?? 'unknown',
       memory_gb: Math.round(totalmem() / 2 ** 30),
       node: process.version,
+      load_1m: Math.round(loadavg()[0]! * 10) / 10,
     },
     results,
   };
