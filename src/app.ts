@@ -10,6 +10,7 @@ import workers from './infra/worker-pool.js';
 import health from './infra/health.js';
 import httpExtras from './infra/http-extras.js';
 import { createLogger, requestLog } from './infra/logging.js';
+import securityHeaders from './infra/security-headers.js';
 import staticFiles from './infra/static-files.js';
 import swagger from './infra/swagger.js';
 import type { ContextOptions } from './movies/context.js';
@@ -90,6 +91,7 @@ export async function buildApp(opts: BuildOptions = {}) {
 
   await app.register(requestLog, { logText: config.LOG_TEXT });
   await app.register(errors, { renderNotFoundPage: renderNotFound });
+  await app.register(securityHeaders);
   await app.register(swagger);
   await app.register(httpExtras, { config });
   await app.register(formbody);
