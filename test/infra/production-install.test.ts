@@ -52,21 +52,25 @@ describe('the production install (Dockerfile runtime stage, npm ci --omit=dev)',
         output: `${err.stdout ?? ''}${err.stderr ?? ''}${typeof err.code === 'string' ? err.code : ''}`,
       }),
     );
-  const npmRun = (script: string, args: string[], extra: NodeJS.ProcessEnv = {}) => sh('npm', ['run', '--silent', script, '--', ...args], extra);
+  const npmRun = (script: string, args: string[], extra: NodeJS.ProcessEnv = {}) => sh('npm', ['run', script, '--', ...args], extra);
 
   beforeAll(async () => {
     root = tempDir('prod-install-');
-    const pick = (...names: string[]) => Object.fromEntries(names.filter((n) => process.env[n] !== undefined).map((n) => [n, process.env[n]]));
+    // What npm needs to reach the registry (its cache, registry, proxy and certificates), and nothing of the project's:
+    // an npm_config_local_prefix inherited from `npm test` would send the install into the checkout.
+    const passed =
+      /^(PATH|HOME|TMPDIR|(https?|no)_proxy|NODE_EXTRA_CA_CERTS|SSL_CERT_(FILE|DIR)|npm_config_(cache|registry|cafile|ca|strict_ssl|proxy|https_proxy|noproxy|userconfig))$/i;
     env = {
-      ...pick('PATH', 'HOME', 'TMPDIR', 'npm_config_cache', 'npm_config_registry', 'NPM_CONFIG_CACHE', 'NPM_CONFIG_REGISTRY'),
+      ...Object.fromEntries(Object.entries(process.env).filter(([k]) => passed.test(k))),
       NODE_ENV: 'production',
       APP_ENV: 'production',
       DATA_DIR: join(root, 'data'),
       LOG_LEVEL: 'warn',
     };
     // The build stage: npm run build (tsc -p tsconfig.build.json), here into the install's dist/.
-    await run(process.execPath, [fromRoot('node_modules/typescript/bin/tsc'), '-p', fromRoot('tsconfig.build.json'), '--outDir', join(root, 'dist')], {
-      timeout: 240_000,
+    const tsc = [fromRoot('node_modules/typescript/bin/tsc'), '-p', fromRoot('tsconfig.build.json'), '--outDir', join(root, 'dist')];
+    await run(process.execPath, tsc, { timeout: 240_000 }).catch((err: Error & { stdout?: string }) => {
+      throw new Error(`npm run build fails:\n${err.stdout || err.message}`);
     });
     for (const { args } of runtime.filter((i) => i.op === 'COPY')) {
       if (args.startsWith('--from=build')) continue; // dist/, compiled above
