@@ -4,7 +4,9 @@
 // its sentence; an unanswerable one is right when the answer is "not in the collection". Wrong answers are sorted by
 // where they went wrong: retrieval miss (no kept passage holds an acceptable answer), selection miss (one does, the
 // answer shown does not), false not-found, false answer. Stricter, "answer itself right" counts an answerable question
-// only when the answer alone (a factoid's span, without its sentence) holds an acceptable answer.
+// only when the answer alone (a factoid's span, without its sentence) holds an acceptable answer. Strictly right, the
+// figure reported: a factoid or document question by its answer alone, an open one by its answer or sentence, an
+// unanswerable one by its refusal.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,7 +49,15 @@ export async function runNaturalEval(questionsPath: string, docsDir: string, nor
     const indexed = await (await app.rag.service()).index({ full: true });
     console.log(`indexed ${indexed.documents} documents into ${indexed.chunks_added} chunks`);
     const asker = await app.rag.ask();
-    const rows: { question: string; kind: string; right: boolean; answer_itself_right: boolean; outcome: Outcome; [field: string]: unknown }[] = [];
+    const rows: {
+      question: string;
+      kind: string;
+      right: boolean;
+      answer_itself_right: boolean;
+      strict_right: boolean;
+      outcome: Outcome;
+      [field: string]: unknown;
+    }[] = [];
     for (const q of questions) {
       const r = await asker.ask(q.question, 5);
       const notFound = r.answer_passage === null;
@@ -63,6 +73,7 @@ export async function runNaturalEval(questionsPath: string, docsDir: string, nor
         answerable: q.answerable,
         right: outcome === 'right',
         answer_itself_right: outcome === 'right' && (!q.answerable || q.answers.some((a) => contains(r.answer, a))),
+        strict_right: outcome === 'right' && (!q.answerable || q.kind === 'open' || q.answers.some((a) => contains(r.answer, a))),
         outcome,
         answer: r.answer,
         answer_passage: r.answer_passage,
@@ -79,14 +90,26 @@ export async function runNaturalEval(questionsPath: string, docsDir: string, nor
         const right = of.filter((r) => r.right).length;
         const counts = Object.fromEntries(outcomes.map((o) => [o, of.filter((r) => r.outcome === o).length])) as Record<Exclude<Outcome, 'right'>, number>;
         const itself = of.filter((r) => r.answer_itself_right).length;
-        return [kind, { questions: of.length, right, share_right: Math.round((right / of.length) * 1e4) / 1e4, answer_itself_right: itself, ...counts }];
+        const strict = of.filter((r) => r.strict_right).length;
+        return [
+          kind,
+          {
+            questions: of.length,
+            right,
+            share_right: Math.round((right / of.length) * 1e4) / 1e4,
+            strict_right: strict,
+            share_strict_right: Math.round((strict / of.length) * 1e4) / 1e4,
+            answer_itself_right: itself,
+            ...counts,
+          },
+        ];
       }),
     );
-    console.log(`\n| kind | questions | right | share | answer itself right | retrieval miss | selection miss | false not-found | false answer |`);
+    console.log(`\n| kind | questions | right | share | strictly right | retrieval miss | selection miss | false not-found | false answer |`);
     console.log('|---|---|---|---|---|---|---|---|---|');
     for (const [kind, k] of Object.entries(byKind))
       console.log(
-        `| ${kind} | ${k.questions} | ${k.right} | ${k.share_right.toFixed(3)} | ${k.answer_itself_right} | ${k.retrieval_miss} | ${k.selection_miss} | ${k.false_not_found} | ${k.false_answer} |`,
+        `| ${kind} | ${k.questions} | ${k.right} | ${k.share_right.toFixed(3)} | ${k.strict_right} | ${k.retrieval_miss} | ${k.selection_miss} | ${k.false_not_found} | ${k.false_answer} |`,
       );
     console.log(`\nwrote ${writeResults('qa-natural', { questions: questionsPath, docs: docsDir, by_kind: byKind, rows })}`);
   } finally {
