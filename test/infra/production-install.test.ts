@@ -110,11 +110,15 @@ describe('the production install (Dockerfile runtime stage, npm ci --omit=dev)',
     for (const dev of ['tsx', 'typescript', 'vitest']) expect(existsSync(join(root, 'node_modules', dev)), dev).toBe(false);
   });
 
-  it.each(['collect', 'index', 'migrate', 'models:pull'])('npm run %s -- --help prints its usage', async (script) => {
-    const res = await npmRun(script, ['--help']);
-    expect(res.code, res.output).toBe(0);
-    expect(res.output).toContain(`usage: npm run ${script}`);
-  });
+  it.each(['collect', 'index', 'migrate', 'models:pull'])(
+    'npm run %s -- --help prints its usage',
+    async (script) => {
+      const res = await npmRun(script, ['--help']);
+      expect(res.code, res.output).toBe(0);
+      expect(res.output).toContain(`usage: npm run ${script}`);
+    },
+    120_000,
+  );
 
   it('npm run collect: a dry run, then a run against the catalog and ratings', async () => {
     const key = 'a'.repeat(32);
@@ -138,13 +142,13 @@ describe('the production install (Dockerfile runtime stage, npm ci --omit=dev)',
     expect(fake.requests.catalog.some((r) => r.path === '/discover/movie' && r.query.get('api_key') === key)).toBe(true);
     expect(fake.requests.catalog.filter((r) => r.path.startsWith('/movie/'))).toHaveLength(3);
     expect(real.output).not.toContain(key);
-  });
+  }, 120_000);
 
   it('npm run migrate applies the migrations to the embedded database', async () => {
     const res = await npmRun('migrate', [], { DATA_DIR: join(root, 'data-migrate') });
     expect(res.code, res.output).toBe(0);
     expect(res.output).toMatch(/^applied: \w/m);
-  });
+  }, 120_000);
 
   it('the image command starts the service, which draws an explanation plot in a worker thread', async () => {
     const cmd = JSON.parse(runtime.find((i) => i.op === 'CMD')!.args) as string[];
