@@ -59,6 +59,37 @@ describe('questions the collection cannot answer, and words the embedder does no
   });
 });
 
+describe('a factoid whose span the reader doubts', () => {
+  const docs = tempDir('doubt-docs-');
+  let app: Awaited<ReturnType<typeof makeApp>>;
+  beforeAll(async () => {
+    writeFileSync(join(docs, 'schools.txt'), 'Horace Mann founded the first normal school in Massachusetts in 1839. Teachers asked Congress for better pay.');
+    writeFileSync(join(docs, 'farms.txt'), 'Farmers in Kansas harvested record wheat crops in 1902.');
+    writeFileSync(join(docs, 'navy.txt'), 'The navy built three new ironclad ships in 1862.');
+    app = await makeApp({ DOCS_DIR: docs, RAG_INDEX_ON_START: false });
+    await app.inject({ method: 'POST', url: '/rag/index', payload: {} });
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('is answered with the sentence holding it, and answer_type says so', async () => {
+    const asker = await app.rag.ask();
+    const ask = async () => (await app.inject({ method: 'POST', url: '/rag/ask', payload: { question: 'Who founded the first normal school?' } })).json();
+    // No decision in the way: every reading is answered.
+    asker.useAnswerability(null);
+    asker.useSpanDoubt(0);
+    const span = await ask();
+    expect(span).toMatchObject({ answer_type: 'factoid', answer: 'Horace Mann' });
+    // Every span in doubt (an expected token F1 can never reach 1.01).
+    asker.useSpanDoubt(1.01);
+    const sentence = await ask();
+    expect(sentence.answer_type).toBe('sentence');
+    expect(sentence.answer).toBe('Horace Mann founded the first normal school in Massachusetts in 1839.');
+    expect(sentence.answer_passage).toBe(sentence.answer);
+  });
+});
+
 describe('sentences and files of no known word', () => {
   const docs = tempDir('directionless-docs-');
   let app: Awaited<ReturnType<typeof makeApp>>;

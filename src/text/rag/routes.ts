@@ -129,8 +129,10 @@ export async function ragRoutes(app: FastifyInstance, opts: { service: Lazy<RagS
         'a short span for a factoid question, one or two sentences for an open one (extractive), the LLM answer, or for a question about a document (who gave it, when) its author or date from documents.json',
       ),
     answer_type: z
-      .enum(['factoid', 'open'])
-      .describe('the kind of answer the question wants: factoid (who, when, where, how many, which X...) or open (why, how, what did X say about Y...)'),
+      .enum(['factoid', 'open', 'sentence'])
+      .describe(
+        'the kind of answer: factoid (a short span: who, when, where, how many, which X...), open (sentences: why, how, what did X say about Y...), or sentence (a factoid question answered with the sentence that holds the answer, because no short span of it was clearly right)',
+      ),
     answer_passage: z
       .string()
       .nullable()

@@ -57,7 +57,19 @@ export interface AskSettings {
   tagInWorker?: (question: string) => Promise<QuestionNlp>;
   /** The documents' authors and dates (DOCS_DIR/documents.json), for questions about the documents themselves. */
   documents?: () => DocumentCatalogue;
+  /** The span's expected token F1 below which a factoid is answered with its sentence (SPAN_DOUBT without). */
+  spanDoubt?: number;
 }
+
+/**
+ * A factoid's span is shown alone only when the reader expects it to be mostly right (expected token F1 from this);
+ * otherwise the sentence holding it is the answer, and answer_type says "sentence". Chosen on the development halves
+ * of the evaluation collections (docs/text.md).
+ */
+export const SPAN_DOUBT = 0.5;
+
+/** What an answer is: a span (factoid), sentences (open), or the sentence of a doubtful span (sentence). */
+export type ShownType = AnswerType | 'sentence';
 
 /** Retrieved chunks whose sentences the extractive reader ranks. */
 const READER_CHUNKS = 5;
@@ -91,6 +103,7 @@ export class AskPipeline {
   private readonly wordVectors: WordVectorCache | undefined;
   private gate: SupportGate | null;
   private decision: Answerability | null;
+  private spanDoubt: number;
 
   constructor(
     private readonly rag: RagService,
@@ -101,6 +114,12 @@ export class AskPipeline {
     this.wordVectors = settings.wordVectors ? new WordVectorCache(settings.wordVectors) : undefined;
     this.gate = settings.supportGate ?? null;
     this.decision = settings.answerability ?? null;
+    this.spanDoubt = settings.spanDoubt ?? SPAN_DOUBT;
+  }
+
+  /** Sets the span's expected token F1 below which a factoid is answered with its sentence (SPAN_DOUBT by default). */
+  useSpanDoubt(value: number): void {
+    this.spanDoubt = value;
   }
 
   /** Replaces the learned decision (training: a threshold of 0 answers every question the reader reads). */
@@ -111,7 +130,7 @@ export class AskPipeline {
   /** The learned decision on an extractive reading: the probability that it is right, its verdict and its level. */
   private decide(
     model: Answerability,
-    read: { answer: string; answerType: AnswerType; support: number | null },
+    read: { answer: string; answerType: ShownType; support: number | null },
     kept: SearchHit[],
     support: SupportVerdict,
     entityShare: number,
@@ -127,7 +146,7 @@ export class AskPipeline {
       topSemantic: Math.max(0, ...kept.map((h) => h.semantic_score)),
       topBm25: Math.max(0, ...kept.map((h) => h.bm25_score)),
       answer: read.answer,
-      factoid: read.answerType === 'factoid',
+      factoid: read.answerType !== 'open',
     });
     const probability = Math.round(answerabilityProbability(model, x) * 1e4) / 1e4;
     return {
@@ -394,7 +413,7 @@ export class AskPipeline {
       // share of the rest is the passage's business.
       supportOf(windows, { ...supportSettings, minCoverage: 0 }).then((v) => v.supporting);
     let decided: ReturnType<AskPipeline['decide']> | null = null;
-    const decideOn = (read: { answer: string; answerType: AnswerType; support: number | null } | null) => {
+    const decideOn = (read: { answer: string; answerType: ShownType; support: number | null } | null) => {
       if (!read || !this.decision) return true;
       decided = this.decide(this.decision, read, kept, support!, entityShare);
       return decided.passed;
@@ -660,8 +679,12 @@ export class AskPipeline {
         warnings,
       };
     }
+    // A span the reader doubts (its expected token F1 below spanDoubt) is not shown alone: its sentence is the answer.
+    const doubtful = read.answerType === 'factoid' && read.spanScore !== null && read.spanScore < this.spanDoubt;
+    if (doubtful)
+      return { answer: read.sentence, passage: passageOf(read.candidate, read.sentence), answerType: 'sentence' as const, support: read.support, warnings };
     const answer = read.answerType === 'factoid' ? wholeNumber(read.answer, read.sentence) : read.answer;
-    return { answer, passage: passageOf(read.candidate, read.sentence), answerType: read.answerType, support: read.support, warnings };
+    return { answer, passage: passageOf(read.candidate, read.sentence), answerType: read.answerType as ShownType, support: read.support, warnings };
   }
 
   /**
@@ -701,7 +724,7 @@ export class AskPipeline {
     kept: SearchHit[];
     answer: string;
     passage: { text: string; source: string; chunk_index: number } | null;
-    answerType: AnswerType;
+    answerType: ShownType;
     llm: boolean;
     grounding: number | null;
     guardrails: Record<string, unknown>;
