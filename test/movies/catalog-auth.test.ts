@@ -24,6 +24,8 @@ describe('catalog key kinds', () => {
   beforeAll(async () => {
     fake = new FakeApis();
     await fake.start();
+    // Opens the database that every test's context shares (the slow part), in the hook's longer time limit.
+    await context(V4_TOKEN);
   });
   afterAll(async () => {
     await Promise.all(open.map((c) => c.close()));
