@@ -3,7 +3,7 @@
 // documented commands must run (npm run collect, index, migrate, models:pull), a collection run must reach the catalog,
 // and the service must start and serve a route that runs in a worker thread.
 import { execFile, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -94,7 +94,11 @@ describe('the production install (Dockerfile runtime stage, npm ci --omit=dev)',
     await fake.start();
   }, 660_000);
 
-  afterAll(() => fake.stop());
+  afterAll(async () => {
+    await fake.stop();
+    // A gigabyte of node_modules: removed now, not left to the exit of the test worker.
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
 
   it('builds on Node 24 LTS, and package.json asks for Node 22 or later', () => {
     const bases = instructions().filter((i) => i.op === 'FROM');
