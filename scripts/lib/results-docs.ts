@@ -14,7 +14,7 @@ const view =
     render(r.results as T);
 
 /** The docs whose figures come from results files, in the order the generator rewrites them. */
-export const RESULTS_DOCS = ['docs/benchmarks.md', 'README.md', 'docs/production.md', 'docs/text.md'];
+export const RESULTS_DOCS = ['docs/benchmarks.md', 'README.md', 'docs/operations.md', 'docs/production.md', 'docs/text.md'];
 
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
 const fixed = (n: number, digits: number) => Number(n).toFixed(digits);
@@ -190,6 +190,7 @@ const soak: Record<string, View> = {
       `${int(x.total_rps)} req/s in all, ${x.errors} errors (target 0); event-loop delay p99 ${x.event_loop_p99_ms} ms; resident memory ${x.rss_mb.start} MB after warm-up and ${x.rss_mb.end} MB at the end (${x.rss_mb.growth_percent}%; targets: growth under 10%, at most 400 MB); ${x.images.count} explanation images on disk (bound ${x.images.max})`,
   ),
   'rss-end': view<Soak>((x) => `${x.rss_mb.end} MB`),
+  'rss-range': view<Soak>((x) => `${Math.min(x.rss_mb.start, x.rss_mb.end)} to ${Math.max(x.rss_mb.start, x.rss_mb.end)} MB`),
   'long-texts': view<Soak>((x) => {
     const peak = Math.max(x.rss_mb.start, x.rss_mb.end);
     return `resident memory ${x.rss_mb.start} MB after warm-up and ${x.rss_mb.end} MB at the end, ${x.errors} errors; ${peak > 400 ? `**over the 400 MB target** by ${peak - 400} MB at its peak` : 'within the 400 MB target'}`;

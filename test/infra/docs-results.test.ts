@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { fromRoot } from '../../src/infra/paths.js';
 import { RESULTS_DOCS, citedResults, readResults, renderResults } from '../../scripts/lib/results-docs.js';
 
-const docs = [...RESULTS_DOCS, 'docs/operations.md', 'docs/survival.md', 'docs/movies.md', 'docs/api.md'];
+const docs = [...new Set([...RESULTS_DOCS, 'docs/operations.md', 'docs/survival.md', 'docs/movies.md', 'docs/api.md'])];
 
 describe('figures generated from docs/results/', () => {
   it.each(RESULTS_DOCS)('%s agrees with its results files (npm run docs:results rewrites it)', (doc) => {
