@@ -1,4 +1,4 @@
-// Readers for the text data sets in ../shared/data (each README's format traps handled here).
+// Readers for the text data sets under data/datasets (each README's format traps handled here).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -8,6 +8,8 @@ export interface Example {
   labels: string[];
   /** Extra training weight (default 1). */
   weight?: number;
+  /** The labels the example's loss and prediction choose among (default all): SST-2 knows positive and negative only. */
+  allowed?: string[];
 }
 
 /** Financial PhraseBank: latin-1, CRLF, "sentence@label" split on the last @. */
@@ -66,4 +68,40 @@ export function readGoEmotionsSentiment(dir: string, split: 'train' | 'dev', row
     if (g === 'positive' || g === 'negative' || g === 'neutral') out.push({ text, labels: [g] });
   }
   return out;
+}
+
+/**
+ * SST-2 (GLUE's binary Stanford Sentiment Treebank): `label<TAB>sentence` with a header, 0 negative and 1 positive.
+ * The text is lower-cased and PTB-tokenised; contractions are joined again ("does n't" -> "doesn't", "it 's" ->
+ * "it's") and brackets restored, so the words split as in everyday text under the BERT pre-tokeniser.
+ */
+export function readSst2(file: string): Example[] {
+  const lines = readFileSync(file, 'utf8').split(/\r?\n/).slice(1);
+  const out: Example[] = [];
+  for (const line of lines) {
+    const tab = line.indexOf('\t');
+    if (tab < 0) continue;
+    const text = line
+      .slice(tab + 1)
+      .replace(/ (n't|'s|'re|'ve|'ll|'d|'m)\b/g, '$1')
+      .replace(/-lrb-/g, '(')
+      .replace(/-rrb-/g, ')')
+      .trim();
+    if (text) out.push({ text, labels: [line.slice(0, tab) === '1' ? 'positive' : 'negative'], allowed: ['positive', 'negative'] });
+  }
+  return out;
+}
+
+/**
+ * TweetEval sentiment: one tweet a line in val_text.txt, its label (0 negative, 1 neutral, 2 positive) in
+ * val_labels.txt. About 200 tweets keep JSON-style escapes as text (`Don\u2019t`, `\u002c`): they are decoded.
+ */
+export function readTweetEval(dir: string): Example[] {
+  const map = ['negative', 'neutral', 'positive'];
+  const texts = readFileSync(join(dir, 'val_text.txt'), 'utf8').split(/\r?\n/);
+  const labels = readFileSync(join(dir, 'val_labels.txt'), 'utf8')
+    .split(/\r?\n/)
+    .filter((l) => l.trim());
+  const decode = (t: string) => t.replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return labels.map((l, i) => ({ text: decode(texts[i]!).trim(), labels: [map[Number(l)]!] }));
 }

@@ -1,38 +1,56 @@
-// The sentiment model's data: training examples per source, the development slices that every choice is made on,
-// and the held-out sets (only ever reported). Shared by the trainer and its development-only sweeps.
+// The sentiment model's data: training examples per source, the development slices that every choice (early
+// stopping, temperature, class offsets) is made on and that the figures are reported on, and the PhraseBank sentences
+// held out from every choice. Each data set's own train/dev split is used where it has one.
 import { join } from 'node:path';
-import { type Example, readGoEmotionsSentiment, readPhrasebank, readTweets } from './data.js';
+import { type Example, readGoEmotionsSentiment, readPhrasebank, readSst2, readTweetEval, readTweets } from './data.js';
+import { datasetsDir } from './dataset-files.js';
 import { split } from './train-classifier.js';
 
-export type SentimentSource = 'twitter' | 'phrasebank' | 'goemotions';
+export type SentimentSource = 'twitter' | 'phrasebank' | 'goemotions' | 'sst2';
+
+/** A development slice and the figure it is judged by (the benchmark's own measure). */
+export interface DevSlice {
+  name: string;
+  examples: Example[];
+  metric: 'accuracy' | 'macro_recall';
+}
 
 export interface SentimentData {
   /** Training examples per source, in the order of `sourceNames`. */
   bySource: Example[][];
   sourceNames: SentimentSource[];
-  /** The pooled development split and its per-source slices. */
-  dev: Example[];
-  devSlices: Record<string, Example[]>;
-  /** Dev slices that count equally for early stopping, the temperature and every choice. */
-  selectionSlices: string[];
-  /** Held-out sets: reported, never chosen on. */
+  /** Development slices: each counts the same in every choice. */
+  selection: DevSlice[];
+  /** Held-out sets: reported, never chosen on (the PhraseBank's 20% by agreement level). */
   tests: Record<string, Example[]>;
 }
 
-export function loadSentimentData(data: string, sources: Set<string>, seed: number): SentimentData {
+const FILES: Record<string, string[]> = {
+  twitter: ['twitter_financial_news/sent_train.csv', 'twitter_financial_news/sent_valid.csv'],
+  phrasebank: ['Sentences_AllAgree', 'Sentences_75Agree', 'Sentences_66Agree', 'Sentences_50Agree'].map((f) => `financial_phrasebank/${f}.txt`),
+  goemotions: ['train.tsv', 'dev.tsv', 'emotions.txt', 'sentiment_mapping.json'].map((f) => `goemotions/${f}`),
+  sst2: ['sst2/train.tsv', 'sst2/dev.tsv'],
+  tweeteval: ['tweeteval/val_text.txt', 'tweeteval/val_labels.txt'],
+};
+
+/**
+ * `sources` names the training sources (twitter, phrasebank, goemotions, sst2); `tweeteval` adds its validation
+ * split as a development slice (it has no training split). The PhraseBank split is seeded by `seed` as it always was.
+ */
+export function loadSentimentData(dataDir: string, sources: Set<string>, seed: number): SentimentData {
+  const data = datasetsDir(
+    dataDir,
+    [...sources].flatMap((s) => FILES[s] ?? []),
+  );
   const bySource: Example[][] = [];
   const sourceNames: SentimentSource[] = [];
-  const dev: Example[] = [];
+  const selection: DevSlice[] = [];
   const tests: Record<string, Example[]> = {};
-  const devSlices: Record<string, Example[]> = {};
 
   if (sources.has('twitter')) {
-    const tweets = split(readTweets(join(data, 'twitter_financial_news/sent_train.csv')), 0.1, seed);
-    bySource.push(tweets.train);
+    bySource.push(readTweets(join(data, 'twitter_financial_news/sent_train.csv')));
     sourceNames.push('twitter');
-    dev.push(...tweets.test);
-    devSlices.twitter = tweets.test;
-    tests.twitter_valid = readTweets(join(data, 'twitter_financial_news/sent_valid.csv'));
+    selection.push({ name: 'twitter_valid', examples: readTweets(join(data, 'twitter_financial_news/sent_valid.csv')), metric: 'accuracy' });
   }
   if (sources.has('phrasebank')) {
     const dir = join(data, 'financial_phrasebank');
@@ -48,28 +66,28 @@ export function loadSentimentData(data: string, sources: Set<string>, seed: numb
     const atLeast = (l: string) => levels.slice(0, levels.indexOf(l as (typeof levels)[number]) + 1);
     bySource.push(pbFit);
     sourceNames.push('phrasebank');
-    dev.push(...pbDev);
-    devSlices.phrasebank_AllAgree = pbDev.filter((e) => level.get(e.text) === 'AllAgree');
-    devSlices.phrasebank_all = pbDev;
+    selection.push({ name: 'phrasebank_dev', examples: pbDev.map(({ weight: _w, ...e }) => e), metric: 'accuracy' });
     for (const l of levels) tests[`phrasebank_${l}`] = pbTest.filter((e) => atLeast(l).includes(level.get(e.text) as (typeof levels)[number]));
   }
   if (sources.has('goemotions')) {
     const dir = join(data, 'goemotions');
-    // Training keeps single-label comments and multi-label ones whose emotions all fall in one group; 10% of train.tsv
-    // is the development split. The official dev.tsv is held out (single-label comments, as usually reported).
-    const ge = split(readGoEmotionsSentiment(dir, 'train', 'unanimous'), 0.1, seed + 2);
-    bySource.push(ge.train);
+    // Training keeps single-label comments and multi-label ones whose emotions all fall in one group; the official
+    // dev.tsv's single-label comments are the development slice (as the figure is usually reported).
+    bySource.push(readGoEmotionsSentiment(dir, 'train', 'unanimous'));
     sourceNames.push('goemotions');
-    dev.push(...ge.test);
-    devSlices.goemotions = ge.test;
-    // The development comments that carry one emotion: defined as the held-out set is.
-    const single = new Set(readGoEmotionsSentiment(dir, 'train', 'single').map((e) => e.text));
-    devSlices.goemotions_single = ge.test.filter((e) => single.has(e.text));
-    tests.goemotions_dev_single = readGoEmotionsSentiment(dir, 'dev', 'single');
+    selection.push({ name: 'goemotions_dev_single', examples: readGoEmotionsSentiment(dir, 'dev', 'single'), metric: 'accuracy' });
   }
-  if (bySource.length === 0) throw new Error('--sources must name twitter, phrasebank and/or goemotions');
-  const selectionSlices = ['twitter', 'phrasebank_all', 'goemotions'].filter((s) => s in devSlices);
-  return { bySource, sourceNames, dev, devSlices, selectionSlices, tests };
+  if (sources.has('sst2')) {
+    // Two classes: the loss and the prediction compare the positive and negative logits only (Example.allowed).
+    bySource.push(readSst2(join(data, 'sst2/train.tsv')));
+    sourceNames.push('sst2');
+    selection.push({ name: 'sst2_dev', examples: readSst2(join(data, 'sst2/dev.tsv')), metric: 'accuracy' });
+  }
+  if (sources.has('tweeteval')) {
+    selection.push({ name: 'tweeteval_validation', examples: readTweetEval(join(data, 'tweeteval')), metric: 'macro_recall' });
+  }
+  if (bySource.length === 0) throw new Error('--sources must name twitter, phrasebank, goemotions and/or sst2');
+  return { bySource, sourceNames, selection, tests };
 }
 
 /**
@@ -94,5 +112,22 @@ export function weighted(d: SentimentData, shares: Partial<Record<SentimentSourc
     }
     const m = mass(source);
     return source.map((e) => ({ ...e, weight: ((e.weight ?? 1) * total * share[i]!) / (shareSum * m) }));
+  });
+}
+
+/**
+ * Training examples weighed by a multiplier per source, on top of their natural numbers (SST-2's 67,000 phrases
+ * stay the largest part): an example weighs `multipliers[source]` x its own weight (PhraseBank agreement) x, within
+ * its source, 1/sqrt(its class's share) normalised to a mean of 1. Weights stay within a small range, unlike equal
+ * shares, where a PhraseBank sentence weighed about 25 SST-2 phrases and the small sources were overfitted first.
+ */
+export function multiplied(d: SentimentData, multipliers: Partial<Record<SentimentSource, number>>): Example[] {
+  return d.bySource.flatMap((examples, i) => {
+    const byClass = new Map<string, number>();
+    for (const e of examples) byClass.set(e.labels[0]!, (byClass.get(e.labels[0]!) ?? 0) + 1);
+    const factor = (e: Example) => 1 / Math.sqrt(byClass.get(e.labels[0]!)! / examples.length);
+    const mean = examples.reduce((s, e) => s + factor(e), 0) / examples.length;
+    const m = multipliers[d.sourceNames[i]!] ?? 1;
+    return examples.map((e) => ({ ...e, weight: (m * (e.weight ?? 1) * factor(e)) / mean }));
   });
 }

@@ -1,0 +1,152 @@
+// Trains a BiGRU text classifier with PyTorch (scripts/train_text_classifier.py) and writes a model directory that
+// transformers.js's text-classification pipeline loads: the vocabulary and tokenizer.json are chosen here, every text
+// is tokenised here with that tokenizer (so training sees exactly the ids serving will), and the exported ONNX is
+// scored afterwards through the pipeline itself (classifier-eval.ts).
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AutoTokenizer, env } from '@huggingface/transformers';
+import { fromRoot } from '../../../src/infra/paths.js';
+import type { Example } from './data.js';
+import type { Glove } from './glove.js';
+import { tokenizerJson, writeModelDir } from './model-dir.js';
+import { buildVocab, gloveTable } from './train-classifier.js';
+
+/**
+ * The word-level tokenizer of model-dir.ts with typographic apostrophes made plain first (phones type "don’t", the
+ * training text mostly "don't"), then the BERT normaliser and pre-tokeniser.
+ */
+export function gruTokenizerJson(vocab: string[]): Record<string, unknown> {
+  const base = tokenizerJson(vocab) as Record<string, unknown>;
+  const replace = (from: string) => ({ type: 'Replace', pattern: { String: from }, content: "'" });
+  return { ...base, normalizer: { type: 'Sequence', normalizers: [replace('\u2019'), replace('\u2018'), base.normalizer] } };
+}
+
+/** The shipped tokenizer, loaded through transformers.js, so training sees exactly the ids serving will. */
+async function tokenizerFor(vocab: string[]) {
+  const dir = mkdtempSync(join(tmpdir(), 'tok-'));
+  writeFileSync(join(dir, 'tokenizer.json'), JSON.stringify(gruTokenizerJson(vocab)));
+  // As writeModelDir writes it: without unk_token, transformers.js gives unknown words no id at all.
+  writeFileSync(
+    join(dir, 'tokenizer_config.json'),
+    JSON.stringify({
+      tokenizer_class: 'BertTokenizer',
+      model_max_length: 512,
+      do_lower_case: true,
+      unk_token: '[UNK]',
+      pad_token: '[PAD]',
+      cls_token: '[CLS]',
+      sep_token: '[SEP]',
+    }),
+  );
+  env.allowRemoteModels = false;
+  env.localModelPath = '/';
+  const tok = await AutoTokenizer.from_pretrained(dir);
+  return (text: string) => Int32Array.from(tok.encode(text, { add_special_tokens: false }));
+}
+
+export interface GruParams {
+  hidden: number;
+  lr: number;
+  epochs: number;
+  batch: number;
+  dropout: number;
+  emb_dropout: number;
+  weight_decay: number;
+  lr_decay: number;
+  patience: number;
+  /** The word table's learning rate relative to lr. */
+  emb_lr_scale?: number;
+  seed: number;
+}
+
+export interface GruSpec {
+  name: string;
+  outDir: string;
+  labels: string[];
+  /** Weighted training examples (Example.weight; Example.allowed restricts a loss to some labels). */
+  train: Example[];
+  /** Development slices: early stopping, the temperature and the class offsets maximise their mean figure. */
+  selection: { name: string; examples: Example[]; metric: 'accuracy' | 'macro_recall' | 'macro_f1' }[];
+  /** Fit per-class logit offsets (the last label fixed at 0) on the development slices. */
+  fitOffsets: boolean;
+  params: GruParams;
+  glove: Glove & { lexiconWords?: string[] };
+  topGlove: number;
+  minCount: number;
+  /** Training texts are cut to this many tokens (serving reads chunks of up to 510). */
+  maxTokens: number;
+  threads: number;
+  python?: string;
+  workDir: string;
+}
+
+export interface GruResult {
+  vocab: string[];
+  report: { history: unknown[]; best_epoch: number; calibration: Record<string, unknown>; torch: string; threads: number };
+  onnxSha256: string;
+  python: string;
+}
+
+/** The first Python that has torch and onnx: --python, $PYTHON, python3, Debian's /usr/bin/python3. */
+export function findPython(preferred?: string): string {
+  const candidates = [preferred, process.env.PYTHON, 'python3', '/usr/bin/python3'].filter((p): p is string => !!p);
+  for (const p of candidates) {
+    if (spawnSync(p, ['-c', 'import torch, onnx'], { stdio: 'ignore' }).status === 0) return p;
+  }
+  throw new Error(`no Python with torch and onnx among ${candidates.join(', ')}; on Debian: apt-get install -y python3-torch python3-onnx`);
+}
+
+export async function trainGru(spec: GruSpec): Promise<GruResult> {
+  const python = findPython(spec.python);
+  const vocab = buildVocab(
+    spec.train.map((e) => e.text),
+    spec.glove,
+    spec.topGlove,
+    spec.minCount,
+    spec.glove.lexiconWords ?? [],
+  );
+  console.log(`${spec.name}: vocabulary ${vocab.length} (top ${spec.topGlove} GloVe words, lexicon words, training words seen ${spec.minCount} times)`);
+  const encode = await tokenizerFor(vocab);
+  // [CLS] text [SEP], as the pipeline feeds the model.
+  const ids = (text: string) => [2, ...Array.from(encode(text).subarray(0, spec.maxTokens - 2)), 3];
+  const index = (labels: string[]) => labels.map((l) => spec.labels.indexOf(l)).filter((k) => k >= 0);
+  const allowedMask = (allowed?: string[]) => (allowed ? spec.labels.map((l) => (allowed.includes(l) ? 1 : 0)) : undefined);
+  const train = spec.train.map((e) => {
+    const ks = index(e.labels);
+    return {
+      ids: ids(e.text),
+      target: spec.labels.map((_, k) => (ks.includes(k) ? 1 / ks.length : 0)),
+      weight: e.weight ?? 1,
+      ...(e.allowed ? { allowed: allowedMask(e.allowed) } : {}),
+    };
+  });
+  const selection = spec.selection.map((s) => ({
+    name: s.name,
+    metric: s.metric,
+    // A slice's examples share their restriction (SST-2 dev: positive or negative).
+    ...(s.examples[0]?.allowed ? { allowed: allowedMask(s.examples[0].allowed) } : {}),
+    examples: s.examples.map((e) => ({ ids: ids(e.text), gold: index(e.labels) })),
+  }));
+  const work = fromRoot(spec.workDir);
+  mkdirSync(work, { recursive: true });
+  const table = gloveTable(vocab, spec.glove, spec.params.seed);
+  writeFileSync(join(work, 'embeddings.f32'), Buffer.from(table.buffer, table.byteOffset, table.byteLength));
+  writeFileSync(
+    join(work, 'input.json'),
+    JSON.stringify({ labels: spec.labels, vocab_size: vocab.length, dim: spec.glove.dim, params: spec.params, fit_offsets: spec.fitOffsets, train, selection }),
+  );
+  const onnxPath = join(work, 'model.onnx');
+  console.log(`${spec.name}: ${train.length} training examples; training with ${python} (${spec.threads} threads)`);
+  const run = spawnSync(python, [fromRoot('scripts/train_text_classifier.py'), '--work', work, '--out', onnxPath, '--threads', String(spec.threads)], {
+    stdio: 'inherit',
+  });
+  if (run.status !== 0) throw new Error(`${python} scripts/train_text_classifier.py failed (exit ${run.status})`);
+  const onnx = readFileSync(onnxPath);
+  const report = JSON.parse(readFileSync(join(work, 'report.json'), 'utf8')) as GruResult['report'];
+  writeModelDir({ dir: spec.outDir, vocab, dim: 4 * spec.params.hidden, labels: spec.labels, onnx, card: {} });
+  writeFileSync(join(spec.outDir, 'tokenizer.json'), JSON.stringify(gruTokenizerJson(vocab)));
+  return { vocab, report, onnxSha256: createHash('sha256').update(onnx).digest('hex'), python };
+}
