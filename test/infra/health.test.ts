@@ -80,7 +80,7 @@ describe('/health reports what it measured', () => {
   it('is degraded after an index run failed, and says why', async () => {
     const app = await makeApp({ DOCS_DIR: '/nonexistent/documents', RAG_INDEX_ON_START: false });
     try {
-      const res = await app.inject({ method: 'POST', url: '/rag/index' });
+      const res = await app.inject({ method: 'POST', url: '/rag/index', payload: {} });
       expect(res.statusCode).toBeGreaterThanOrEqual(400);
       const body = (await app.inject({ url: '/health' })).json();
       expect(body.status).toBe('degraded');

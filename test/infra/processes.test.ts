@@ -96,7 +96,7 @@ describe('the command-line tools beside a running service', () => {
       body: JSON.stringify({ query: 'lanterns in the lighthouse cellar', top_k: 1 }),
     });
     expect(((await search.json()) as { results: { source: string }[] }).results[0]?.source).toBe('zz_notes.txt');
-    const index = await fetch(`${service.url}/rag/index`, { method: 'POST' });
+    const index = await fetch(`${service.url}/rag/index`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(index.status).toBe(200);
     expect(await index.json()).toMatchObject({ documents: 3, files_unchanged: 3, files_added: 0 });
   });

@@ -147,8 +147,8 @@ describe('operator endpoints', () => {
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().details.errors[0]).toMatchObject({ loc: ['years'], type: 'unrecognized_keys' });
     expect((await app.inject({ url: '/api/collection/runs/9999' })).statusCode).toBe(404);
-    expect((await app.inject({ method: 'POST', url: '/api/collection/movies/424242/unfreeze' })).statusCode).toBe(404);
-    const known = await app.inject({ method: 'POST', url: '/api/collection/movies/1/unfreeze' });
+    expect((await app.inject({ method: 'POST', url: '/api/collection/movies/424242/unfreeze', payload: {} })).statusCode).toBe(404);
+    const known = await app.inject({ method: 'POST', url: '/api/collection/movies/1/unfreeze', payload: {} });
     expect(known.json()).toEqual({ tmdb_id: 1, unfrozen: true });
   });
 
