@@ -124,7 +124,9 @@ interface Retrieval {
 interface QaSquad {
   f1: number;
   exact_match: number;
-  confidence: { right_means: string; levels: Record<string, { share: number; right: number }> };
+  questions: number;
+  half: string;
+  confidence: { right_means: string; levels: Record<string, { answers: number; share: number; right: number; exact_match: number }> };
 }
 interface QaNatural {
   by_kind: Record<string, { questions: number; share_right: number }>;
@@ -311,6 +313,12 @@ const qaSquad: Record<string, View> = {
     ),
   ),
   overall: view<QaSquad>((x) => `token F1 is ${fixed(x.f1, 3)} (exact match ${fixed(x.exact_match, 3)})`),
+  levels: view<QaSquad>((x) =>
+    table(
+      [`confidence level (${x.half} half)`, 'answers', `right (${x.confidence.right_means})`, 'exact match'],
+      Object.entries(x.confidence.levels).map(([level, l]) => [level, int(l.answers), fixed(l.right, 3), fixed(l.exact_match, 3)]),
+    ),
+  ),
 };
 
 const qaNatural: Record<string, View> = {
