@@ -382,6 +382,8 @@ describe('POST /rag/ask', () => {
       'retrieve',
       'guardrail_relevance',
       'guardrail_support',
+      // The learned decision on the reading, before the answer goes out.
+      'answerability',
       'answer',
       'guardrail_grounding',
     ]);
