@@ -129,7 +129,7 @@ interface QaSquad {
   confidence: { right_means: string; levels: Record<string, { answers: number; share: number; right: number; exact_match: number }> };
 }
 interface QaNatural {
-  by_kind: Record<string, { questions: number; share_right: number }>;
+  by_kind: Record<string, { questions: number; share_right: number; strict_right: number; share_strict_right: number }>;
 }
 
 const mixed: Record<string, View> = {
@@ -327,6 +327,49 @@ const qaNatural: Record<string, View> = {
     const unanswerable = (x.by_kind.out_of_scope?.questions ?? 0) + (x.by_kind.near_miss?.questions ?? 0);
     return `${pct(all.share_right)} of a set of ${all.questions} natural questions about the sample collection, ${unanswerable} of them unanswerable,`;
   }),
+  strict: view<QaNatural>((x) => {
+    const all = x.by_kind.all!;
+    return `${all.strict_right} of ${all.questions} (${pct(all.share_strict_right)})`;
+  }),
+};
+
+interface QaCollections {
+  split: string;
+  mean_share_right: number;
+  collections: Record<
+    string,
+    { questions: number; right: number; share_right: number; confidence: Record<string, { answers: number; right: number; share_right: number | null }> }
+  >;
+  squad2: {
+    questions: number;
+    f1: number;
+    answerable_f1: number;
+    unanswerable_refused: number;
+    answerable_refused: number;
+    refuse_everything_f1: number;
+  } | null;
+}
+
+const qaCollections: Record<string, View> = {
+  mean: view<QaCollections>((x) => pct(x.mean_share_right)),
+  table: view<QaCollections>((x) =>
+    table(
+      ['collection', 'questions', 'strictly right', 'answers at high / medium / low confidence: right'],
+      [
+        ...Object.entries(x.collections).map(([name, c]) => [
+          name,
+          c.questions,
+          pct(c.share_right),
+          ['high', 'medium', 'low'].map((l) => `${c.confidence[l]!.right} of ${c.confidence[l]!.answers}`).join(' / '),
+        ]),
+        ['mean', '', pct(x.mean_share_right), ''],
+      ],
+    ),
+  ),
+  squad2: view<QaCollections>((x) => {
+    const s = x.squad2!;
+    return `overall F1 ${fixed(s.f1, 2)} (refusing every question would score ${fixed(s.refuse_everything_f1, 2)}), answerable F1 ${fixed(s.answerable_f1, 2)}, ${pct(s.unanswerable_refused)} of the ${int(s.questions)} questions' unanswerable ones refused`;
+  }),
 };
 
 export const VIEWS: Record<string, Record<string, View>> = {
@@ -341,6 +384,8 @@ export const VIEWS: Record<string, Record<string, View>> = {
   'eval-retrieval': retrieval,
   'qa-squad': qaSquad,
   'qa-natural': qaNatural,
+  'qa-collections-test': qaCollections,
+  'qa-collections-dev': qaCollections,
 };
 
 const MARKED = /<!-- results:([\w-]+):([\w-]+) -->(\n?)([\s\S]*?)<!-- \/results -->/g;
