@@ -99,6 +99,17 @@ export function findPython(preferred?: string): string {
   throw new Error(`no Python with torch and onnx among ${candidates.join(', ')}; on Debian: apt-get install -y python3-torch python3-onnx`);
 }
 
+/**
+ * What a finished training left behind (the model directory and the work folder's report.json), to score and
+ * document a model again without training it (`--evaluate-only`).
+ */
+export function trainedGru(outDir: string, workDir: string): GruResult {
+  const vocab = Object.keys((JSON.parse(readFileSync(join(outDir, 'tokenizer.json'), 'utf8')) as { model: { vocab: Record<string, number> } }).model.vocab);
+  const report = JSON.parse(readFileSync(join(fromRoot(workDir), 'report.json'), 'utf8')) as GruResult['report'];
+  const onnx = readFileSync(join(outDir, 'onnx', 'model.onnx'));
+  return { vocab, report, onnxSha256: createHash('sha256').update(onnx).digest('hex'), python: 'none (--evaluate-only)' };
+}
+
 export async function trainGru(spec: GruSpec): Promise<GruResult> {
   const python = findPython(spec.python);
   const vocab = buildVocab(
