@@ -18,9 +18,13 @@ export function tempDir(prefix = 'svc-test-'): string {
   return dir;
 }
 
-/** Config from defaults and config/*.yaml only: the developer's shell and .env do not leak into tests. */
+/**
+ * Config from defaults and config/*.yaml only: the developer's shell and .env do not leak into tests. Load shedding is
+ * off unless a test sets MAX_EVENT_LOOP_DELAY_MS: on a loaded machine a slow step (opening PGlite, loading a model)
+ * lags the event loop past its limit, and the next request, whatever it tests, would get 503.
+ */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return loadConfig({ env: {}, dotenvFile: null, overrides: { DATA_DIR: tempDir(), ...overrides } });
+  return loadConfig({ env: {}, dotenvFile: null, overrides: { DATA_DIR: tempDir(), MAX_EVENT_LOOP_DELAY_MS: 0, ...overrides } });
 }
 
 export async function makeApp(overrides: Partial<Config> = {}, opts: Omit<BuildOptions, 'config'> = {}) {

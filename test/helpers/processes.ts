@@ -5,11 +5,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { lockOwner } from '../../src/infra/dir-lock.js';
 import { PROJECT_ROOT } from '../../src/infra/paths.js';
 
-/** The environment of a test process: the parent's minus anything the developer's shell could leak in. */
+/**
+ * The environment of a test process: the parent's minus anything the developer's shell could leak in. No rate limit
+ * and no load shedding (on a loaded machine a slow start lags the event loop, and requests would get 503) unless set.
+ */
 export function cleanEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base = { ...process.env };
   for (const k of Object.keys(base)) if (/^(DATABASE_URL|CHROMA_URL|LLM_|CATALOG_|RATINGS_|ADMIN_TOKEN|npm_)/.test(k)) delete base[k];
-  return { ...base, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', RATE_LIMIT_MAX: '0', ...env };
+  return { ...base, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', RATE_LIMIT_MAX: '0', MAX_EVENT_LOOP_DELAY_MS: '0', ...env };
 }
 
 export interface ServiceProcess {
