@@ -80,6 +80,26 @@ describe('error bodies name the kind of failure and the request id, not the inte
     }
   });
 
+  it("puts the cause in the request's log line", async () => {
+    const dir = tempDir('no-model-');
+    const stream = new PassThrough();
+    let log = '';
+    stream.on('data', (c: Buffer) => (log += c.toString()));
+    const app = await buildApp({ config: testConfig({ MODEL_PATH: join(dir, 'missing.onnx') }), logStream: stream });
+    try {
+      const res = await app.inject({ method: 'POST', url: '/api/predict', payload: woman, ...remote });
+      expect(res.statusCode).toBe(500);
+    } finally {
+      await app.close();
+    }
+    const line = log
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((l) => l.msg === 'request' && l.path === '/api/predict');
+    expect(line).toMatchObject({ status: 500, internal: expect.stringContaining('missing.onnx') });
+  });
+
   it('APP_DEBUG in development shows the cause to everyone', async () => {
     const dir = tempDir('no-model-');
     const app = await makeApp({ MODEL_PATH: join(dir, 'missing.onnx'), APP_ENV: 'development', APP_DEBUG: true });
