@@ -25,6 +25,14 @@ const README = [
   '',
   '- one item',
   '- another *item*',
+  '',
+  '## `parse(input)`',
+  '',
+  '<!-- YAML',
+  'added: v1.2.0',
+  '-->',
+  '',
+  'Parses the input. <!-- a note for editors --> It never throws.',
 ].join('\n');
 
 describe('documents as a reader reads them', () => {
@@ -43,6 +51,11 @@ describe('documents as a reader reads them', () => {
 
   it('reads each table row as one sentence naming its cells by their column', () => {
     expect(paragraphs).toContain('Option: bodyLimit. Type: number. Default: 1048576. Description: The largest body, in bytes.');
+  });
+
+  it('drops HTML comments (metadata blocks), and the heading opens the prose after them', () => {
+    expect(out).not.toMatch(/YAML|added: v1|editors/);
+    expect(paragraphs).toContain('parse(input): Parses the input. It never throws.');
   });
 
   it('keeps the words of links, HTML and lists', () => {

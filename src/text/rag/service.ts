@@ -90,7 +90,7 @@ const hasDirection = (v: number[]) => {
   return Number.isFinite(norm) && norm > 1e-6;
 };
 /** Marks hashes of files read as readable.ts reads them (Markdown as plain paragraphs). */
-const READING = '+readable1';
+const READING = '+readable2';
 /** A vector with no direction (NaN: a normalised mean over no known word) becomes zeros, which the vector store takes. */
 const directionOrZero = (v: number[]) => (hasDirection(v) ? v : v.map(() => 0));
 /** Semantic search units: the sentences of a chunk (a chunk without sentence breaks is one unit). */
