@@ -2,7 +2,7 @@
 // Seven emotions (Ekman's six + neutral) from GoEmotions mapped through ekman_mapping.json, with the sentiment
 // model's architecture (a BiGRU over word vectors, gru-classifier.ts). Splits: train.tsv 90/10 train/dev (stratified,
 // seeded), every choice on that dev split; the official dev.tsv is the test split, only reported.
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fromRoot } from '../src/infra/paths.js';
@@ -115,7 +115,12 @@ const card = {
   metrics: { goemotions_dev: testFigures },
   previous_model: { name: 'compact-emotion-7 1.0.0 (bag of words and word pairs)', goemotions_dev_macro_f1: floor },
 };
-writeFileSync(join(outDir, 'model-card.json'), `${JSON.stringify(card, null, 2)}\n`);
+// Prose written by people after checking it (how closely a rerun reproduces the files) survives a retraining.
+const previous = existsSync(join(outDir, 'model-card.json'))
+  ? (JSON.parse(readFileSync(join(outDir, 'model-card.json'), 'utf8')) as Record<string, unknown>)
+  : {};
+const prose = 'reproducibility' in previous ? { reproducibility: previous.reproducibility } : {};
+writeFileSync(join(outDir, 'model-card.json'), `${JSON.stringify({ ...card, ...prose }, null, 2)}\n`);
 console.log(
   `wrote ${writeResults('sentiment-emotion-eval', {
     model: values.out,
