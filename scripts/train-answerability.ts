@@ -58,7 +58,10 @@ function record(set: Row['set'], role: Row['role'], r: AskOutcome, answeredScore
 }
 
 function bar(total: number, name: string) {
-  const b = new cliProgress.SingleBar({ format: ` ${name.padEnd(15)} |{bar}| {value}/{total}`, noTTYOutput: true, notTTYSchedule: 5000 }, cliProgress.Presets.shades_classic);
+  const b = new cliProgress.SingleBar(
+    { format: ` ${name.padEnd(15)} |{bar}| {value}/{total}`, noTTYOutput: true, notTTYSchedule: 5000 },
+    cliProgress.Presets.shades_classic,
+  );
   b.start(total, 0);
   return b;
 }
@@ -132,7 +135,12 @@ const answered = rows
   .map(probability)
   .sort((a, b) => a - b);
 const tercile = (q: number) => Math.round(answered[Math.floor(q * (answered.length - 1))]! * 1e4) / 1e4;
-const model: Answerability = { features: ANSWERABILITY_FEATURES, ...fitted, threshold: best.threshold, levels: { high: tercile(2 / 3), medium: tercile(1 / 3) } };
+const model: Answerability = {
+  features: ANSWERABILITY_FEATURES,
+  ...fitted,
+  threshold: best.threshold,
+  levels: { high: tercile(2 / 3), medium: tercile(1 / 3) },
+};
 const round = (x: number) => Math.round(x * 1e4) / 1e4;
 const results = {
   fit_rows: fit.length,

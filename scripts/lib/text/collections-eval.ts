@@ -124,7 +124,7 @@ export async function withFolder<T>(
         answer_type: r.answer_type,
         context: r.context.map((c) => c.text),
         ms: performance.now() - t0,
-        answerability: ((r.guardrails as { answerability?: AskOutcome['answerability'] }).answerability ?? null) as AskOutcome['answerability'],
+        answerability: (r.guardrails as { answerability?: AskOutcome['answerability'] }).answerability ?? null,
       };
     });
   } finally {
