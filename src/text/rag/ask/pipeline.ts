@@ -578,7 +578,8 @@ export class AskPipeline {
     try {
       return await this.rag.rerank(query, hits, topK);
     } catch (err) {
-      warnings.push(`The passages were not reranked: ${err instanceof TextHttpError ? err.detail : (err as Error).message}`);
+      // A model's own error text can name files and hosts: only the service's own (safe) messages are shown.
+      warnings.push(`The passages were not reranked: ${err instanceof TextHttpError ? err.detail : 'the reranking model failed on this question'}`);
       return hits.slice(0, topK);
     }
   }
