@@ -165,7 +165,9 @@ export const ConfigSchema = z
       .string()
       .optional()
       .describe('Extractive question-answering model (transformers.js question-answering, Hub id or local directory); unset = none'),
-    RAG_INDEX_ON_START: BoolSchema.default(true).describe('Index DOCS_DIR at start-up when the collection is empty'),
+    RAG_INDEX_ON_START: BoolSchema.default(true).describe(
+      'Bring the index up to date with DOCS_DIR at start-up (new and changed files indexed, removed ones dropped, unchanged ones skipped); off: use the index as it is',
+    ),
     RAG_SYNC_INTERVAL_MS: intIn(0, 3_600_000)
       .default(1000)
       .describe('How often a search checks whether another process re-indexed (then the in-memory index reloads); 0 = every search'),
