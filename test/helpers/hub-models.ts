@@ -14,7 +14,7 @@ const floats = (t: Tensor) => new Float32Array(new Uint8Array(t.rawData!).buffer
 
 /**
  * A copy of a classifier whose labels are stored in `order`: config.json's id2label is rewritten and the output
- * layer's columns (the Gemm producing "logits", weights [H, L] and bias [L]) are permuted to match, so the copy
+ * layer's columns (the Gemm producing "logits": weights [H, L], or [L, H] transposed, and bias [L]) are permuted to match, so the copy
  * predicts exactly what the original does while every label sits at another index.
  */
 export function relabelledClassifier(sourceDir: string, order: string[]): string {
@@ -28,7 +28,8 @@ export function relabelledClassifier(sourceDir: string, order: string[]): string
   const from = order.map((label) => old.indexOf(label));
   const model = decodeModel(readFileSync(join(dir, 'onnx', 'model.onnx')));
   const out = model.graph!.node!.find((n) => n.output?.[0] === 'logits' && n.opType === 'Gemm')!;
-  if (out.attribute?.some((a) => a.name === 'transB' && Number(a.i) === 1)) throw new Error('transposed output weights are not handled');
+  // Weights [H, L], or [L, H] with transB (as PyTorch exports a Linear layer): either way label j's column or row moves.
+  const transposed = out.attribute?.some((a) => a.name === 'transB' && Number(a.i) === 1) ?? false;
   const init = (name: string) => model.graph!.initializer!.find((t) => t.name === name)!;
   const [weights, bias] = [init(out.input![1]!), init(out.input![2]!)];
   const labels = old.length;
@@ -36,7 +37,11 @@ export function relabelledClassifier(sourceDir: string, order: string[]): string
   const b = floats(bias);
   const hidden = w.length / labels;
   const w2 = new Float32Array(w.length);
-  for (let h = 0; h < hidden; h++) for (let j = 0; j < labels; j++) w2[h * labels + j] = w[h * labels + from[j]!]!;
+  for (let h = 0; h < hidden; h++)
+    for (let j = 0; j < labels; j++) {
+      if (transposed) w2[j * hidden + h] = w[from[j]! * hidden + h]!;
+      else w2[h * labels + j] = w[h * labels + from[j]!]!;
+    }
   weights.rawData = new Uint8Array(w2.buffer);
   bias.rawData = new Uint8Array(Float32Array.from(from, (k) => b[k]!).buffer);
   writeFileSync(join(dir, 'onnx', 'model.onnx'), onnx.ModelProto.encode(model).finish());
