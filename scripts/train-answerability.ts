@@ -12,7 +12,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import cliProgress from 'cli-progress';
 import { fromRoot } from '../src/infra/paths.js';
 import { ANSWERABILITY_FEATURES, ANSWERABILITY_FILE, type Answerability, answerabilityProbability } from '../src/text/rag/ask/answerability.js';
 import { fitLogistic } from './lib/ml/logistic.js';
@@ -20,6 +19,7 @@ import { writeResults } from './lib/results.js';
 import {
   COLLECTIONS_DIR,
   type AskOutcome,
+  bar,
   listCollections,
   readQuestions,
   splitOf,
@@ -55,15 +55,6 @@ const rows: Row[] = [];
 function record(set: Row['set'], role: Row['role'], r: AskOutcome, answeredScore: number, refusedScore: number) {
   const f = r.answerability?.features;
   rows.push({ set, role, x: f && !r.refused ? ANSWERABILITY_FEATURES.map((k) => f[k]!) : null, answeredScore, refusedScore });
-}
-
-function bar(total: number, name: string) {
-  const b = new cliProgress.SingleBar(
-    { format: ` ${name.padEnd(15)} |{bar}| {value}/{total}`, noTTYOutput: true, notTTYSchedule: 5000 },
-    cliProgress.Presets.shades_classic,
-  );
-  b.start(total, 0);
-  return b;
 }
 
 async function squad2Rows() {

@@ -12,6 +12,7 @@
 // a test half (run only to report; its rows are never written). SQuAD 2.0 is split by article instead: three articles
 // to fit the learned decisions on, two to choose on (dev), two to report (test).
 import { createHash } from 'node:crypto';
+import cliProgress from 'cli-progress';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -181,4 +182,14 @@ export function squad2Collection(dir: string): Squad2Question[] {
 export function squad2F1(q: Squad2Question, r: AskOutcome): number {
   if (q.impossible) return r.refused ? 1 : 0;
   return r.refused ? 0 : bestF1(r.answer, q.answers);
+}
+
+/** A progress bar for one collection's questions (plain lines every 5 s when the output is not a terminal). */
+export function bar(total: number, name: string) {
+  const b = new cliProgress.SingleBar(
+    { format: ` ${name.padEnd(15)} |{bar}| {value}/{total}`, noTTYOutput: true, notTTYSchedule: 5000 },
+    cliProgress.Presets.shades_classic,
+  );
+  b.start(total, 0);
+  return b;
 }

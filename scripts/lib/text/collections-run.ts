@@ -4,7 +4,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import cliProgress from 'cli-progress';
 import { writeResults } from '../results.js';
 import {
   type AskOutcome,
@@ -12,6 +11,7 @@ import {
   type CollectionQuestion,
   type Split,
   type Verdict,
+  bar,
   listCollections,
   readQuestions,
   splitOf,
@@ -31,15 +31,6 @@ interface Row {
   verdict: Verdict;
   confidence: string;
   ms: number;
-}
-
-function bar(total: number, name: string) {
-  const b = new cliProgress.SingleBar(
-    { format: ` ${name.padEnd(15)} |{bar}| {value}/{total}`, noTTYOutput: true, notTTYSchedule: 5000 },
-    cliProgress.Presets.shades_classic,
-  );
-  b.start(total, 0);
-  return b;
 }
 
 const groupOf = (q: CollectionQuestion) => (q.answerable ? q.kind : q.near_miss ? 'unanswerable_near_miss' : 'unanswerable_other');

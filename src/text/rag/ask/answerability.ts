@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { fromRoot } from '../../../infra/paths.js';
 import type { ConfidenceFactors } from './confidence.js';
 import type { SupportVerdict } from './support.js';
+import { type SupportGate, gateProbability } from './support-gate.js';
 
 /** What the decision reads: the support rule's verdict, the confidence factors of the reading, the retrieval and the answer. */
 export interface AnswerabilityInput {
@@ -42,13 +43,7 @@ const FEATURES = {
 
 export const ANSWERABILITY_FEATURES = Object.keys(FEATURES) as (keyof typeof FEATURES)[];
 
-export interface Answerability {
-  features: readonly string[];
-  /** Standardisation of each feature, (value - mean) / scale, before the weights apply. */
-  mean: number[];
-  scale: number[];
-  weights: number[];
-  bias: number;
+export interface Answerability extends SupportGate {
   /** Probability from which the answer is shown; below, "not in the collection". */
   threshold: number;
   /** Probabilities from which an answer's confidence is high, and medium (below: low). */
@@ -59,10 +54,8 @@ export function answerabilityFeatures(x: AnswerabilityInput): number[] {
   return ANSWERABILITY_FEATURES.map((f) => FEATURES[f](x));
 }
 
-export function answerabilityProbability(model: Answerability, x: number[]): number {
-  const z = x.reduce((s, v, i) => s + model.weights[i]! * ((v - model.mean[i]!) / model.scale[i]!), model.bias);
-  return 1 / (1 + Math.exp(-z));
-}
+/** The same standardised logistic model as the support gate's. */
+export const answerabilityProbability = (model: Answerability, x: number[]): number => gateProbability(model, x);
 
 export function levelOf(model: Answerability, probability: number): 'high' | 'medium' | 'low' {
   return probability >= model.levels.high ? 'high' : probability >= model.levels.medium ? 'medium' : 'low';
