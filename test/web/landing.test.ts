@@ -17,11 +17,11 @@ describe('landing page headline figures', () => {
   });
   afterAll(() => app.close());
 
-  it('shows the held-out accuracy of the shipped sentiment and emotion models, from their model cards', async () => {
+  it('shows the accuracy of the shipped sentiment and emotion models, from their model cards', async () => {
     const page = text((await app.inject({ url: '/' })).body);
     const sentiment = json('models/text/sentiment/model-card.json').metrics;
     const emotion = json('models/text/emotion/model-card.json').metrics;
-    expect(page).toContain(`held-out tweets ${percent(sentiment.twitter_valid.accuracy)}`);
+    expect(page).toContain(`financial tweets (development split) ${percent(sentiment.twitter_valid.accuracy)}`);
     expect(page).toContain(`(all annotators agree) ${percent(sentiment.phrasebank_AllAgree.accuracy)}`);
     expect(page).toContain(`(GoEmotions) ${percent(sentiment.goemotions_dev_single.accuracy)}`);
     expect(page).toContain(`seven emotions) ${percent(emotion.goemotions_dev.accuracy)}`);
@@ -36,12 +36,12 @@ describe('landing page headline figures', () => {
     for (const k of kinds.filter((x) => x.right >= x.texts / 2)) expect(page).not.toContain(`${k.kind} (`);
   });
 
-  it('shows retrieval recall@5 and question-answering F1 on held-out questions, from the stored results', async () => {
+  it('shows retrieval recall@5 and the strict share right on held-out questions about other collections, from the stored results', async () => {
     const page = text((await app.inject({ url: '/' })).body);
     const retrieval = json('docs/results/eval-retrieval.json').results.retrievers;
     const recall = retrieval['hybrid, weight 0.7, theoretical normalisation, held-out half'].recall_at_5 as number;
     expect(page).toContain(`among the first five ${percent(recall)}`);
-    expect(page).toContain(`held-out SQuAD questions ${(json('docs/results/qa-squad.json').results.f1 as number).toFixed(2)}`);
+    expect(page).toContain(`(held-out, strict) ${percent(json('docs/results/qa-collections-test.json').results.mean_share_right)}`);
   });
 
   it('shows the survival model cross-validated accuracy from its model card, and the state of an empty movie collection', async () => {
@@ -55,7 +55,7 @@ describe('landing page headline figures', () => {
     const other = await makeApp({ RAG_INDEX_ON_START: false, SENTIMENT_MODEL: 'Xenova/finbert' });
     try {
       const page = text((await other.inject({ url: '/' })).body);
-      expect(page).not.toContain('held-out tweets');
+      expect(page).not.toContain('financial tweets (development split)');
       expect(page).toContain('seven emotions)');
     } finally {
       await other.close();
