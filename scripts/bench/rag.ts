@@ -1,6 +1,9 @@
 // npm run bench:rag: full indexing time and POST /rag/search and /rag/ask latency on the sample collection
 // (sequential requests to the built service), and search latency with and without the shared-generation check
-// (RAG_SYNC_INTERVAL_MS). Writes docs/results/bench-rag.json.
+// (RAG_SYNC_INTERVAL_MS), and /rag/ask over varied questions each asked once, from the first one after /ready answers
+// 200, on the sample collection and on the largest evaluation collection. Writes docs/results/bench-rag.json.
+import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { writeResults } from '../lib/results.js';
 import { percentile, settled, startService, timedPost } from './lib.js';
 
@@ -33,6 +36,37 @@ const measure = async (name: string, url: string, bodies: unknown[]) => {
   return { p50: med('p50'), p99: med('p99') };
 };
 const searches = QUERIES.map((query) => ({ query, top_k: 5 }));
+
+/**
+ * Questions each asked once (no answer is cached from an earlier request): the service is started on the folder,
+ * /ready is polled until it answers 200, and the first question goes at once; the rest follow one at a time.
+ */
+const firstTime = async (label: string, docsDir: string, questionsFile: string) => {
+  const questions = (JSON.parse(readFileSync(questionsFile, 'utf8')) as { questions: { question: string }[] }).questions.map((q) => q.question);
+  const svc = await startService({ RAG_INDEX_ON_START: 'true', DOCS_DIR: docsDir });
+  try {
+    const end = Date.now() + 300_000;
+    while (Date.now() < end && (await fetch(`${svc.url}/ready`).catch(() => null))?.status !== 200) await sleep(100);
+    const times: number[] = [];
+    for (const [i, question] of questions.entries()) {
+      times.push(await timedPost(`${svc.url}/rag/ask`, { question }));
+      if (i % 20 === 19 || i === questions.length - 1) console.log(`ask once (${label}): ${i + 1}/${questions.length}`);
+    }
+    const rest = times.slice(1);
+    const r = {
+      docs: docsDir,
+      questions: times.length,
+      first_ms: +times[0]!.toFixed(1),
+      p50: +percentile(rest, 0.5).toFixed(1),
+      p90: +percentile(rest, 0.9).toFixed(1),
+      max: +Math.max(...rest).toFixed(1),
+    };
+    console.log(`ask once (${label}): first ${r.first_ms} ms, then p50 ${r.p50} ms, p90 ${r.p90} ms`);
+    return r;
+  } finally {
+    await svc.stop();
+  }
+};
 
 const service = await startService({ RAG_INDEX_ON_START: 'true' });
 let results: Record<string, unknown>;
@@ -75,6 +109,10 @@ for (const [label, interval] of [
   }
 }
 results.search_by_sync_interval = sync;
+results.ask_once = {
+  sample: await firstTime('sample collection', 'docs/sample-collection', 'eval/questions/sample-collection.json'),
+  narrative: await firstTime('narrative collection', 'eval/collections/narrative/docs', 'eval/collections/narrative/questions.json'),
+};
 const file = writeResults('bench-rag', results);
 {
   const { stats, indexing_ms, search, ask } = results as {

@@ -179,6 +179,12 @@ export const ConfigSchema = z
       .describe('Guardrail 2: a chunk is relevant from this cosine similarity (of its best-matching sentence)'),
     RAG_MIN_BM25: z.coerce.number().min(0).default(3).describe('Guardrail 2: ... or from this BM25 score'),
     RAG_GROUNDING_THRESHOLD: z.coerce.number().min(0).max(1).default(0.5).describe('Guardrail 3: answers grounded below this are flagged'),
+    RAG_ABBREVIATIONS: z
+      .string()
+      .default('')
+      .describe(
+        'Abbreviations expanded in questions: empty for the built-in list (US, UK, UN, GDP, ...), "none" for none, or a JSON file of {"abbreviation": "expansion"}',
+      ),
     RAG_LLM_REWRITE: BoolSchema.default(false).describe('Let the LLM rewrite questions (discarded when it drifts)'),
   })
   .superRefine((c, ctx) => {

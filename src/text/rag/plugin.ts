@@ -1,10 +1,10 @@
 // Document search plugin: Chroma (ours or CHROMA_URL), the embedder, the RAG service and the ask pipeline, created on
 // first use; start-up indexing; /health; the routes.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { lazy } from '../../infra/lazy.js';
+import { type Lazy, lazy } from '../../infra/lazy.js';
 import { fromRoot } from '../../infra/paths.js';
 import { taskFile } from '../../infra/worker-pool.js';
 import { TextHttpError } from '../errors.js';
@@ -24,6 +24,28 @@ import { documentCatalogue } from './documents.js';
 /** Advisory lock key of index runs ("INDX" in ASCII). */
 const INDEX_LOCK_KEY = 0x494e4458;
 
+/** The question the answer step is tried with once the index is in memory, so that a user's first one does not load it. */
+const WARM_UP_QUESTION = 'What is the first document about?';
+
+/**
+ * RAG_ABBREVIATIONS: empty for the built-in list, "none" for no expansion, or a JSON file of
+ * `{"abbreviation": "expansion"}` (a path from the project root, or absolute). A file that cannot be used stops the start.
+ */
+export function abbreviationsFrom(setting: string): Record<string, string> {
+  if (!setting.trim()) return DEFAULT_ABBREVIATIONS;
+  if (setting.trim().toLowerCase() === 'none') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(fromRoot(setting), 'utf8'));
+  } catch (err) {
+    throw new Error(`RAG_ABBREVIATIONS: ${setting} is not a readable JSON file (${(err as Error).message})`);
+  }
+  const entries = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? Object.entries(parsed) : null;
+  if (!entries || entries.some(([k, v]) => typeof v !== 'string' || !k.trim() || !v.trim()))
+    throw new Error(`RAG_ABBREVIATIONS: ${setting} must hold one JSON object of abbreviation -> expansion strings`);
+  return Object.fromEntries(entries);
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     rag: {
@@ -39,29 +61,14 @@ declare module 'fastify' {
   }
 }
 
-async function ragPlugin(app: FastifyInstance) {
+type HubOptions = { hub: ReturnType<typeof hubSettings> };
+
+/** The cross-encoder for reranking, loaded on the first reranked search; a failure is a 503, tried again next time. */
+function crossEncoderLoader(app: FastifyInstance, hub: HubOptions) {
   const c = app.config;
-  const chroma = c.CHROMA_URL ? null : new ChromaServer(join(fromRoot(c.DATA_DIR), 'chroma'), app.log, 30_000, 'service');
-  // Replicas sharing PostgreSQL index one at a time (an advisory lock); otherwise runs are exclusive in this process.
-  const exclusive =
-    app.dbKind === 'postgres'
-      ? async (fn: () => Promise<void>, wait: boolean) =>
-          (await (
-            await app.db()
-          ).withAdvisoryLock(
-            INDEX_LOCK_KEY,
-            async () => {
-              await fn();
-              return true;
-            },
-            { wait },
-          )) ?? false
-      : undefined;
-  const hub = { hub: hubSettings(c) };
-  // The cross-encoder loads on the first reranked search; a failure is reported (503) and tried again next time.
-  const loadedCrossEncoder = lazy(() => loadCrossEncoder(c.RERANK_MODEL, hub));
-  const crossEncoder = () =>
-    loadedCrossEncoder().catch((err: Error) => {
+  const loaded = lazy(() => loadCrossEncoder(c.RERANK_MODEL, hub));
+  return () =>
+    loaded().catch((err: Error) => {
       const reason = err instanceof ModelLoadError ? err.reason : err.message;
       app.log.warn({ model: c.RERANK_MODEL, reason }, 'cross-encoder not loadable');
       // The model id may be a local path and the reason names the Hub and the cache folder: operators only.
@@ -73,22 +80,48 @@ async function ragPlugin(app: FastifyInstance) {
           'Set RERANK_MODEL to a local model directory or a Hub id this server can reach, or do without reranking.',
       );
     });
+}
+
+/** Replicas sharing PostgreSQL index one at a time (an advisory lock); otherwise runs are exclusive in this process. */
+function exclusiveRuns(app: FastifyInstance) {
+  if (app.dbKind !== 'postgres') return undefined;
+  return async (fn: () => Promise<void>, wait: boolean) =>
+    (await (
+      await app.db()
+    ).withAdvisoryLock(
+      INDEX_LOCK_KEY,
+      async () => {
+        await fn();
+        return true;
+      },
+      { wait },
+    )) ?? false;
+}
+
+/** Mean-pooled, normalised vectors of each text, as plain arrays. */
+type Embed = (texts: string[]) => Promise<number[][]>;
+const embedWith =
+  (extractor: Awaited<ReturnType<typeof loadEmbedder>>): Embed =>
+  async (texts) => {
+    const out = await extractor(texts, { pooling: 'mean', normalize: true });
+    const [n, dim] = out.dims as [number, number];
+    const flat = out.data as Float32Array;
+    return Array.from({ length: n }, (_, i) => Array.from(flat.subarray(i * dim, (i + 1) * dim)));
+  };
+
+/** Chroma (ours, started here, or CHROMA_URL), the embedder and the RAG service, created on first use. */
+function ragServiceLoader(app: FastifyInstance, chroma: ChromaServer | null, hub: HubOptions, onCreated: (rag: RagService) => void) {
+  const c = app.config;
+  const crossEncoder = crossEncoderLoader(app, hub);
   const topicsTask = taskFile(new URL('./topics-task.js', import.meta.url));
-  const readerTask = taskFile(new URL('./ask/reader-task.js', import.meta.url));
-  let ragService: RagService | null = null;
-  const service = lazy(async () => {
+  const exclusive = exclusiveRuns(app);
+  return lazy(async () => {
     if (chroma) await chroma.start();
-    const extractor = await loadEmbedder(c.EMBEDDING_MODEL, hub);
-    const embed = async (texts: string[]) => {
-      const out = await extractor(texts, { pooling: 'mean', normalize: true });
-      const [n, dim] = out.dims as [number, number];
-      const flat = out.data as Float32Array;
-      return Array.from({ length: n }, (_, i) => Array.from(flat.subarray(i * dim, (i + 1) * dim)));
-    };
+    const embed = embedWith(await loadEmbedder(c.EMBEDDING_MODEL, hub));
     const dim = (await embed(['dimension probe']))[0]!.length;
     const embedder = { id: c.EMBEDDING_MODEL, dim };
     const store = new VectorStore(chroma ? chroma.url : c.CHROMA_URL!, c.RAG_COLLECTION, embedder, embed);
-    ragService = new RagService({
+    const rag = new RagService({
       docsDir: fromRoot(c.DOCS_DIR),
       store,
       embed,
@@ -101,41 +134,34 @@ async function ragPlugin(app: FastifyInstance) {
       cluster: (records, k) => app.workers.run(topicsTask, 'cluster', { records, k }),
       ...(exclusive ? { exclusive } : {}),
     });
-    return ragService;
+    onCreated(rag);
+    return rag;
   });
+}
 
+/** The ask pipeline over the RAG service, created on first use. */
+function askPipelineLoader(app: FastifyInstance, service: Lazy<RagService>, hub: HubOptions, documents: ReturnType<typeof documentCatalogue>) {
+  const c = app.config;
+  const abbreviations = abbreviationsFrom(c.RAG_ABBREVIATIONS);
   // The support check compares single words in the shipped embedder's space (its thresholds were chosen there): the
   // service's own embedder when that is the shipped one, otherwise the shipped one loaded on first use.
-  const shippedEmbedder = lazy(() => loadEmbedder(fromRoot(DEFAULT_TEXT_MODELS.embedder)));
+  const shippedEmbedder = lazy(async () => embedWith(await loadEmbedder(fromRoot(DEFAULT_TEXT_MODELS.embedder))));
   const wordVectors = async (words: string[]) => {
     if (fromRoot(c.EMBEDDING_MODEL) === fromRoot(DEFAULT_TEXT_MODELS.embedder)) return (await service()).opts.embed(words);
-    const out = await (await shippedEmbedder())(words, { pooling: 'mean', normalize: true });
-    const [n, dim] = out.dims as [number, number];
-    const flat = out.data as Float32Array;
-    return Array.from({ length: n }, (_, i) => Array.from(flat.subarray(i * dim, (i + 1) * dim)));
+    return (await shippedEmbedder())(words);
   };
-  // READER_MODEL reads the answer span when set; a failure to load is logged, and the learned reader answers meanwhile.
-  const loadedReader = c.READER_MODEL ? lazy(() => loadQaReader(c.READER_MODEL!, hub)) : null;
-  const reader = loadedReader
-    ? () =>
-        loadedReader().catch((err: Error) => {
-          app.log.warn({ model: c.READER_MODEL, reason: err instanceof ModelLoadError ? err.reason : err.message }, 'question-answering model not loadable');
-          throw err;
-        })
-    : null;
-
-  const documents = documentCatalogue(fromRoot(c.DOCS_DIR), (message) => app.log.warn(message));
-  const pipeline = lazy(
+  const readerTask = taskFile(new URL('./ask/reader-task.js', import.meta.url));
+  return lazy(
     async () =>
       new AskPipeline(await service(), app.llm, {
         wordVectors,
         minSemantic: c.RAG_MIN_SEMANTIC,
         minBm25: c.RAG_MIN_BM25,
         groundingThreshold: c.RAG_GROUNDING_THRESHOLD,
-        abbreviations: DEFAULT_ABBREVIATIONS,
+        abbreviations,
         llmRewrite: c.RAG_LLM_REWRITE,
         rerank: c.RAG_RERANK,
-        reader,
+        reader: app.rag.reader,
         readInWorker: (args) => app.workers.run(readerTask, 'read', args),
         tagInWorker: (question) => app.workers.run(readerTask, 'tag', question),
         documents,
@@ -143,30 +169,59 @@ async function ragPlugin(app: FastifyInstance) {
         answerability: existsSync(fromRoot(ANSWERABILITY_FILE)) ? loadAnswerability() : null,
       }),
   );
-  const describe = (source: string) => {
-    const meta = documents().get(source);
-    const parts = [meta?.author, meta?.date ? formatDate(meta.date, false) : null].filter(Boolean);
-    return parts.length ? parts.join(', ') : null;
-  };
+}
 
-  app.decorate('rag', {
-    service,
-    ask: pipeline,
-    chroma,
-    reader,
-    describe,
-    async start() {
-      const rag = await service();
-      if (!c.RAG_INDEX_ON_START) return rag.sync();
-      await rag.indexOnStart();
-    },
-  });
-  // Measured, not assumed: Chroma answers its heartbeat, the index is in memory, the last index run did not fail.
+/** READER_MODEL reads the answer span when set; a failure to load is logged, and the learned reader answers meanwhile. */
+function readerLoader(app: FastifyInstance, hub: HubOptions) {
+  const model = app.config.READER_MODEL;
+  if (!model) return null;
+  const loaded = lazy(() => loadQaReader(model, hub));
+  return () =>
+    loaded().catch((err: Error) => {
+      app.log.warn({ model, reason: err instanceof ModelLoadError ? err.reason : err.message }, 'question-answering model not loadable');
+      throw err;
+    });
+}
+
+/**
+ * One question through the whole answer step once the index is in memory: the models it reads with (in the worker
+ * too), the tagger and the collection's vocabulary are loaded before /ready says so, not on a user's first question.
+ * A failure is logged; the answer step then loads on first use as before.
+ */
+function answerStepWarmUp(app: FastifyInstance, pipeline: Lazy<AskPipeline>) {
+  let state: 'idle' | 'warming' | 'warm' = 'idle';
+  const warm = async () => {
+    if (state !== 'idle') return;
+    state = 'warming';
+    const t0 = performance.now();
+    try {
+      await (await pipeline()).ask(WARM_UP_QUESTION, 5);
+      app.log.debug({ ms: Math.round(performance.now() - t0) }, 'answer step loaded');
+    } catch (err) {
+      app.log.warn({ reason: (err as Error).message }, 'the answer step could not be tried before the first question');
+    } finally {
+      state = 'warm';
+    }
+  };
+  return { warm, state: () => state };
+}
+
+/** /health's document-search component and /ready's condition: measured, not assumed. */
+function registerHealth(
+  app: FastifyInstance,
+  service: Lazy<RagService>,
+  chroma: ChromaServer | null,
+  current: () => RagService | null,
+  warmUp: ReturnType<typeof answerStepWarmUp>,
+) {
+  const c = app.config;
+  // Chroma answers its heartbeat, the index is in memory, the last index run did not fail.
   app.health.register('rag', async () => {
     const state = service.state();
+    const rag = current();
     const url = c.CHROMA_URL ?? (chroma?.pid ? chroma.url : null);
     const reachable = url ? await heartbeat(url, 1000) : false;
-    const lastRun = ragService?.lastRun ?? null;
+    const lastRun = rag?.lastRun ?? null;
     const problems = [
       ...(state === 'failed' ? [`document search did not start: ${service.error()}`] : []),
       ...(state === 'ready' && !reachable ? ['Chroma does not answer'] : []),
@@ -176,15 +231,44 @@ async function ragPlugin(app: FastifyInstance) {
       ready: problems.length === 0,
       state,
       chroma: { server: c.CHROMA_URL ? 'external' : 'local', reachable, restarts: chroma?.restartCount ?? 0 },
-      index: { loaded: ragService?.loaded ?? false, indexing: ragService?.indexing ?? false, chunks: ragService?.chunks().length ?? 0 },
+      index: { loaded: rag?.loaded ?? false, indexing: rag?.indexing ?? false, chunks: rag?.chunks().length ?? 0 },
+      answer_step: warmUp.state() === 'warm' ? 'loaded' : 'loading',
       last_index_run: lastRun,
       ...(problems.length ? { error: problems.join('; ') } : {}),
     };
   });
   app.health.readiness('rag', () => {
     if (service.state() === 'failed') return `document search failed to start: ${service.error()}`;
-    return ragService?.loaded ? null : 'document index loading';
+    if (!current()?.loaded) return 'document index loading';
+    if (warmUp.state() === 'warm') return null;
+    void warmUp.warm();
+    return 'answer step loading';
   });
+}
+
+async function ragPlugin(app: FastifyInstance) {
+  const c = app.config;
+  const chroma = c.CHROMA_URL ? null : new ChromaServer(join(fromRoot(c.DATA_DIR), 'chroma'), app.log, 30_000, 'service');
+  const hub = { hub: hubSettings(c) };
+  let ragService: RagService | null = null;
+  const service = ragServiceLoader(app, chroma, hub, (rag) => (ragService = rag));
+  const documents = documentCatalogue(fromRoot(c.DOCS_DIR), (message) => app.log.warn(message));
+  const describe = (source: string) => {
+    const meta = documents().get(source);
+    const parts = [meta?.author, meta?.date ? formatDate(meta.date, false) : null].filter(Boolean);
+    return parts.length ? parts.join(', ') : null;
+  };
+  const reader = readerLoader(app, hub);
+  app.decorate('rag', { service, ask: () => pipeline(), chroma, reader, describe, start: () => start() });
+  const pipeline = askPipelineLoader(app, service, hub, documents);
+  const warmUp = answerStepWarmUp(app, pipeline);
+  const start = async () => {
+    const rag = await service();
+    if (c.RAG_INDEX_ON_START) await rag.indexOnStart();
+    else await rag.sync();
+    await warmUp.warm();
+  };
+  registerHealth(app, service, chroma, () => ragService, warmUp);
   app.addHook('onClose', async () => {
     await chroma?.stop();
   });
