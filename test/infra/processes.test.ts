@@ -22,7 +22,9 @@ function docsFolder(): string {
   return dir;
 }
 
-describe('the command-line tools beside a running service', () => {
+// Each test starts one or two services under tsx (the index, Chroma, the answer step): on a loaded 2-core machine
+// that takes longer than the suite's default 30 s.
+describe('the command-line tools beside a running service', { timeout: 120_000 }, () => {
   const fake = new FakeApis();
   let dataDir: string;
   let docsDir: string;
@@ -44,7 +46,7 @@ describe('the command-line tools beside a running service', () => {
     };
     service = await startService(env);
     await whenReady(service.url);
-  });
+  }, 120_000);
   afterAll(async () => {
     await service?.stop('SIGKILL');
     await fake.stop();
@@ -108,7 +110,8 @@ describe('the command-line tools beside a running service', () => {
   });
 });
 
-describe('a data directory whose owner was killed', () => {
+// Two service starts each: the same longer bound.
+describe('a data directory whose owner was killed', { timeout: 120_000 }, () => {
   it('is taken over by the next service, which leaves no Chroma behind when killed', async () => {
     const dataDir = tempDir('killed-');
     const docsDir = docsFolder();
