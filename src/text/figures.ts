@@ -92,6 +92,34 @@ export function sentimentWeakSpots(config: Pick<TextFigureConfig, 'SENTIMENT_MOD
     .map(({ kind, right, texts }) => ({ kind, right, texts }));
 }
 
+/** What the shipped sentiment model reads well and poorly, in whole percent from its model card; null for another model. */
+export interface SentimentReading {
+  /** Movie-review sentences, positive against negative (SST-2 dev). */
+  reviews: number;
+  /** Financial tweets (their validation split) and financial news sentences (PhraseBank, all annotators agree). */
+  financialTweets: number;
+  news: number;
+  /** Reddit comments (GoEmotions dev, single label). */
+  comments: number;
+  /** Tweets on every topic (TweetEval validation): macro-averaged recall. */
+  tweets: number;
+}
+
+export function sentimentReading(config: Pick<TextFigureConfig, 'SENTIMENT_MODEL'>): SentimentReading | null {
+  if (!isShipped(config.SENTIMENT_MODEL, SHIPPED.sentiment)) return null;
+  const card = readJson(`${SHIPPED.sentiment}/model-card.json`);
+  const pct = (set: string, figure = 'accuracy') => numberAt(card, 'metrics', set, figure);
+  const values = {
+    reviews: pct('sst2_dev'),
+    financialTweets: pct('twitter_valid'),
+    news: pct('phrasebank_AllAgree'),
+    comments: pct('goemotions_dev_single'),
+    tweets: pct('tweeteval_validation', 'macro_recall'),
+  };
+  if (Object.values(values).some((v) => v === undefined)) return null;
+  return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, Math.round(v! * 100)])) as unknown as SentimentReading;
+}
+
 /** Accuracy of the shipped sentiment model, then of the shipped emotion model (their model cards). */
 export function sentimentFigures(config: TextFigureConfig): Figure[][] {
   const out: Figure[] = [];

@@ -2,11 +2,12 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { TextHttpError } from '../text/errors.js';
-import { figuresInWords, sentimentFigures, sentimentWeakSpots } from '../text/figures.js';
+import { figuresInWords, sentimentFigures, sentimentReading, sentimentWeakSpots } from '../text/figures.js';
 
 async function sentimentPages(app: FastifyInstance) {
   // What the page says the model misreads, from the stored measurement (read once).
   const weakSpots = sentimentWeakSpots(app.config);
+  const reading = sentimentReading(app.config);
   app.pages.addLink(
     { href: '/sentiment', label: 'Sentiment' },
     'sentiment (financial news and everyday text) and seven emotions of any text, with an interpretation',
@@ -22,7 +23,7 @@ async function sentimentPages(app: FastifyInstance) {
   );
 
   app.get('/sentiment', { schema: { hide: true } }, (_request, reply) =>
-    reply.page('sentiment', 'Sentiment analysis', { text: '', error: null, result: null, weakSpots }),
+    reply.page('sentiment', 'Sentiment analysis', { text: '', error: null, result: null, weakSpots, reading }),
   );
 
   app.post('/sentiment', { schema: { hide: true }, config: { acceptsForm: true, freeText: { fields: ['text'] } } }, async (request, reply) => {
@@ -30,13 +31,13 @@ async function sentimentPages(app: FastifyInstance) {
     const text = typeof raw === 'string' ? raw : '';
     const fail = (code: number, error: string) => {
       reply.code(code);
-      return reply.page('sentiment', 'Sentiment analysis', { text, error, result: null, weakSpots });
+      return reply.page('sentiment', 'Sentiment analysis', { text, error, result: null, weakSpots, reading });
     };
     if (!text.trim()) return fail(400, 'Please enter some text to analyse.');
     if (text.length > app.config.SENTIMENT_MAX_CHARS) return fail(413, `The text is too long: at most ${app.config.SENTIMENT_MAX_CHARS} characters.`);
     try {
       const result = await app.sentiment.analyze(text);
-      return reply.page('sentiment', 'Sentiment analysis: result', { text, error: null, result, weakSpots });
+      return reply.page('sentiment', 'Sentiment analysis: result', { text, error: null, result, weakSpots, reading });
     } catch (err) {
       if (err instanceof TextHttpError && err.statusCode === 503) return fail(503, 'The models are still loading. Please try again in a moment.');
       request.log.error({ err }, 'sentiment page failed');

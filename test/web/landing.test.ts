@@ -36,6 +36,22 @@ describe('landing page headline figures', () => {
     for (const k of kinds.filter((x) => x.right >= x.texts / 2)) expect(page).not.toContain(`${k.kind} (`);
   });
 
+  it('gives on the sentiment page what the shipped model reads well and poorly, from its model card', async () => {
+    const page = text((await app.inject({ url: '/sentiment' })).body);
+    const m = json('models/text/sentiment/model-card.json').metrics;
+    const whole = (share: number) => `${Math.round(share * 100)}%`;
+    expect(page).toContain(`movie-review sentences (${whole(m.sst2_dev.accuracy)} right, positive against negative)`);
+    expect(page).toContain(`(${whole(m.twitter_valid.accuracy)} of tweets, ${whole(m.phrasebank_AllAgree.accuracy)} of news sentences)`);
+    expect(page).toContain(`Reddit comments (${whole(m.goemotions_dev_single.accuracy)})`);
+    expect(page).toContain(`poorly (${whole(m.tweeteval_validation.macro_recall)} macro-averaged recall`);
+    const other = await makeApp({ RAG_INDEX_ON_START: false, SENTIMENT_MODEL: 'Xenova/finbert' });
+    try {
+      expect(text((await other.inject({ url: '/sentiment' })).body)).not.toContain('movie-review sentences');
+    } finally {
+      await other.close();
+    }
+  });
+
   it('shows retrieval recall@5 and the strict share right on held-out questions about other collections, from the stored results', async () => {
     const page = text((await app.inject({ url: '/' })).body);
     const retrieval = json('docs/results/eval-retrieval.json').results.retrievers;
