@@ -235,7 +235,14 @@ describe.each([
     const [res] = await Promise.all([page.waitForNavigation(), page.click('button[type="submit"]')]);
     expect(res?.status()).toBe(200);
     expect(await page.locator('#answer').innerText()).toBe('Horace Mann');
-    expect(await page.locator('ol.passages mark').first().innerText()).toMatch(/Horace Mann founded/);
+    expect(await page.locator('#answer-passages mark').first().innerText()).toMatch(/Horace Mann founded/);
+    // The passage the answer comes from is shown; the other passages retrieved are folded away, not printed in full.
+    expect(await page.locator('#answer-passages > li').count()).toBe(1);
+    if ((await page.locator('#other-passages').count()) > 0) {
+      expect(await page.locator('#other-passages blockquote').first().isVisible()).toBe(false);
+      await page.locator('#other-passages summary').click();
+      expect(await page.locator('#other-passages blockquote').first().isVisible()).toBe(true);
+    }
     // Without a language model the page says so once (the API's warning would repeat the hint), and the confidence is
     // explained in words rather than factor names.
     const text = await page.locator('main').innerText();
