@@ -12,6 +12,7 @@ describe('command-line options', () => {
     ['src/text/rag/cli.ts', 'npm run index'],
     ['src/movies/cli.ts', 'npm run collect'],
     ['src/text/pull-cli.ts', 'npm run models:pull'],
+    ['scripts/migrate.ts', 'npm run migrate'],
   ])('%s: --help prints the usage, an unknown option is refused with it (exit 2, no stack trace)', (script, usage) => {
     const help = run(script, '--help');
     expect(help.status).toBe(0);
