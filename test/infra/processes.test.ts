@@ -188,7 +188,8 @@ describe('the command-line tools without a service', () => {
   });
 });
 
-describe('npm start', () => {
+// A service start and a stop under npm: the same longer bound.
+describe('npm start', { timeout: 120_000 }, () => {
   beforeAll(() => {
     // What the prestart script does; built once here so that the test times the service, not the compiler.
     execFileSync('npm', ['run', '-s', 'build'], { cwd: PROJECT_ROOT, stdio: 'ignore' });
