@@ -1,6 +1,7 @@
 // The survival routes: /api/predict, /api/predict/batch, /predict (Kaggle rows), /api/explain and the model card.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
 import { AppError, ErrorSchema } from '../infra/errors.js';
 import type { Explainer } from './explain/explainer.js';
 import { passengerFromKaggle, titleFromName } from './preprocess.js';
@@ -19,16 +20,30 @@ import type { SurvivalService } from './service.js';
 
 const errors = { 400: ErrorSchema, 500: ErrorSchema };
 
-export async function survivalRoutes(app: FastifyInstance, opts: { service: SurvivalService; explainer: Explainer }) {
-  const { service, explainer } = opts;
+type KagglePassenger = z.output<typeof KagglePassengerSchema>;
+
+interface SurvivalDeps {
+  service: SurvivalService;
+  explainer: Explainer;
+}
+
+export async function survivalRoutes(app: FastifyInstance, opts: SurvivalDeps) {
+  const { service } = opts;
   // Registered in this encapsulated scope, the header goes on survival responses only.
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('x-model-version', service.version);
     return payload;
   });
-  const typed = app.withTypeProvider<ZodTypeProvider>();
+  predictRoute(app, opts);
+  explainRoute(app, opts);
+  modelRoutes(app, opts);
+  batchRoute(app, opts);
+  kaggleRoute(app, opts);
+}
 
-  typed.post(
+/** POST /api/predict: one passenger, with Shapley values on request. */
+function predictRoute(app: FastifyInstance, { service, explainer }: SurvivalDeps) {
+  app.withTypeProvider<ZodTypeProvider>().post(
     '/api/predict',
     {
       schema: {
@@ -45,8 +60,11 @@ export async function survivalRoutes(app: FastifyInstance, opts: { service: Surv
       return explain ? { ...result!, explanation: explainer.values(passenger) } : result!;
     },
   );
+}
 
-  typed.post(
+/** POST /api/explain: Shapley values and a plot. */
+function explainRoute(app: FastifyInstance, { explainer }: SurvivalDeps) {
+  app.withTypeProvider<ZodTypeProvider>().post(
     '/api/explain',
     {
       schema: {
@@ -64,7 +82,11 @@ export async function survivalRoutes(app: FastifyInstance, opts: { service: Surv
       return explainer.explain(passenger, plot_type);
     },
   );
+}
 
+/** GET /api/model (the model card) and its importance plot. */
+function modelRoutes(app: FastifyInstance, { service, explainer }: SurvivalDeps) {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
   typed.get(
     '/api/model',
     {
@@ -81,8 +103,11 @@ export async function survivalRoutes(app: FastifyInstance, opts: { service: Surv
     const png = await explainer.importancePlot(modelInfo(service).global_importance);
     return reply.type('image/png').send(png);
   });
+}
 
-  typed.post(
+/** POST /api/predict/batch. */
+function batchRoute(app: FastifyInstance, { service }: SurvivalDeps) {
+  app.withTypeProvider<ZodTypeProvider>().post(
     '/api/predict/batch',
     {
       schema: {
@@ -98,8 +123,11 @@ export async function survivalRoutes(app: FastifyInstance, opts: { service: Surv
       return { model_version: service.version, count: predictions.length, predictions };
     },
   );
+}
 
-  typed.post(
+/** POST /predict: a Kaggle CSV row as it is. */
+function kaggleRoute(app: FastifyInstance, { service }: SurvivalDeps) {
+  app.withTypeProvider<ZodTypeProvider>().post(
     '/predict',
     {
       schema: {
@@ -114,35 +142,33 @@ export async function survivalRoutes(app: FastifyInstance, opts: { service: Surv
         response: { 200: KagglePredictionSchema, ...errors },
       },
     },
-    async (request) => {
-      const row = request.body;
-      const params = service.preprocessor;
-      const imputed = [
-        ...(row.Age === null || row.Age === undefined ? ['Age'] : []),
-        ...(row.Embarked === null || row.Embarked === undefined ? ['Embarked'] : []),
-      ];
-      // Without a preprocessor predict() answers the documented PredictionError.
-      const passenger = params
-        ? passengerFromKaggle(params, {
-            Pclass: row.Pclass,
-            Name: row.Name,
-            Sex: row.Sex,
-            Age: row.Age ?? null,
-            SibSp: row.SibSp,
-            Parch: row.Parch,
-            Cabin: row.Cabin ?? null,
-            Embarked: row.Embarked ?? null,
-          })
-        : null;
-      const [result] = await service.predict(passenger ? [passenger] : []);
-      return {
-        ...result!,
-        PassengerId: row.PassengerId ?? null,
-        name_title: titleFromName(row.Name) ?? result!.name_title,
-        imputed: [...imputed, ...result!.imputed],
-      };
-    },
+    async (request) => kagglePrediction(service, request.body),
   );
+}
+
+async function kagglePrediction(service: SurvivalService, row: KagglePassenger) {
+  const params = service.preprocessor;
+  const imputed = [...(row.Age === null || row.Age === undefined ? ['Age'] : []), ...(row.Embarked === null || row.Embarked === undefined ? ['Embarked'] : [])];
+  // Without a preprocessor predict() answers the documented PredictionError.
+  const passenger = params
+    ? passengerFromKaggle(params, {
+        Pclass: row.Pclass,
+        Name: row.Name,
+        Sex: row.Sex,
+        Age: row.Age ?? null,
+        SibSp: row.SibSp,
+        Parch: row.Parch,
+        Cabin: row.Cabin ?? null,
+        Embarked: row.Embarked ?? null,
+      })
+    : null;
+  const [result] = await service.predict(passenger ? [passenger] : []);
+  return {
+    ...result!,
+    PassengerId: row.PassengerId ?? null,
+    name_title: titleFromName(row.Name) ?? result!.name_title,
+    imputed: [...imputed, ...result!.imputed],
+  };
 }
 
 function modelInfo(service: SurvivalService) {

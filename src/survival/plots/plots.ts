@@ -1,7 +1,7 @@
 // The three explanation plots (waterfall, force, bar), drawn with @napi-rs/canvas and encoded as PNG.
 import type { Canvas } from '@napi-rs/canvas';
 import { sigmoid } from '../../infra/math.js';
-import { type CanvasModule, COLORS, type Ctx, FONT, axis, drawTitle, drawXAxis, fmtSigned } from './draw.js';
+import { type Axis, type CanvasModule, COLORS, type Ctx, FONT, axis, drawTitle, drawXAxis, fmtSigned } from './draw.js';
 
 /** One line of the explanation: a passenger detail in words ("Sex", "female") and its push in log-odds. */
 export interface Contribution {
@@ -159,9 +159,19 @@ function bar(canvas: CanvasModule, input: PlotInput): Promise<Buffer> {
   return done();
 }
 
+/** The force plot's layout: one bar of segments at `y`, three rows of labels under it, the axis below them. */
+const FORCE = { height: 330, y: 110, h: 36, labelRows: 3, line: 18 } as const;
+const FORCE_LABEL_TOP = FORCE.y + FORCE.h + 14;
+
+interface ForceLabel {
+  text: string;
+  x: number;
+  row: number;
+  from: number;
+}
+
 function force(canvas: CanvasModule, input: PlotInput): Promise<Buffer> {
-  const height = 330;
-  const { ctx, done } = page(canvas, height);
+  const { ctx, done } = page(canvas, FORCE.height);
   drawTitle(ctx, WIDTH, `Forces on the prediction: survival ${pct(input.probability)}`, subtitle(input));
   const pos = input.contributions.filter((c) => c.shap > 0).sort((a, b) => b.shap - a.shap);
   const neg = input.contributions.filter((c) => c.shap < 0).sort((a, b) => a.shap - b.shap);
@@ -169,17 +179,22 @@ function force(canvas: CanvasModule, input: PlotInput): Promise<Buffer> {
   const sumNeg = neg.reduce((s, c) => s + c.shap, 0);
   // Red pushes up from the left and ends at f(x); blue pushes down from the right and ends at f(x).
   const ax = axis(40, WIDTH - 40, [input.rawOutput - sumPos, input.rawOutput - sumNeg, input.baseValue]);
-  const y = 110;
-  const h = 36;
-  const labelTop = y + h + 14;
-  const LABEL_ROWS = 3;
-  const LINE = 18;
-  const axisAt = labelTop + LABEL_ROWS * LINE + 8;
-  drawXAxis(ctx, ax, 90, axisAt, 'model output (log-odds of survival)');
-  // Labels are level, under their segment, in the first of three rows where they do not overlap a neighbour; a detail
-  // whose label fits nowhere is left to the waterfall and bar plots.
-  const rows: { start: number; end: number }[][] = Array.from({ length: LABEL_ROWS }, () => []);
-  const labels: { text: string; x: number; row: number; from: number }[] = [];
+  drawXAxis(ctx, ax, 90, FORCE_LABEL_TOP + FORCE.labelRows * FORCE.line + 8, 'model output (log-odds of survival)');
+  const labels = forceSegments(ctx, ax, input, pos, neg, sumPos);
+  forceLabels(ctx, labels);
+  forceMarkers(ctx, ax, input);
+  forceLegend(ctx, sumPos, sumNeg);
+  return done();
+}
+
+/**
+ * Draws the segments and places their labels: level, under their segment, in the first of three rows where they do not
+ * overlap a neighbour; a detail whose label fits nowhere is left to the waterfall and bar plots.
+ */
+function forceSegments(ctx: Ctx, ax: Axis, input: PlotInput, pos: Contribution[], neg: Contribution[], sumPos: number): ForceLabel[] {
+  const { y, h } = FORCE;
+  const rows: { start: number; end: number }[][] = Array.from({ length: FORCE.labelRows }, () => []);
+  const labels: ForceLabel[] = [];
   ctx.font = `12px ${FONT}`;
   const segment = (c: Contribution, from: number, color: string) => {
     const a = ax.toPx(from);
@@ -209,9 +224,14 @@ function force(canvas: CanvasModule, input: PlotInput): Promise<Buffer> {
     segment(c, at, COLORS.negative);
     at += Math.abs(c.shap);
   }
-  // White under each label so grid lines do not cross its text; a thin leader from the segment.
+  return labels;
+}
+
+/** White under each label so grid lines do not cross its text; a thin leader from the segment. */
+function forceLabels(ctx: Ctx, labels: ForceLabel[]): void {
+  const { y, h, line } = FORCE;
   for (const l of labels) {
-    const ly = labelTop + l.row * LINE;
+    const ly = FORCE_LABEL_TOP + l.row * line;
     const w = ctx.measureText(l.text).width;
     ctx.strokeStyle = COLORS.muted;
     ctx.lineWidth = 1;
@@ -220,12 +240,17 @@ function force(canvas: CanvasModule, input: PlotInput): Promise<Buffer> {
     ctx.lineTo(Math.min(Math.max(l.from, l.x), l.x + w), ly);
     ctx.stroke();
     ctx.fillStyle = '#ffffff';
-    ctx.fillRect(l.x - 2, ly, w + 4, LINE - 2);
+    ctx.fillRect(l.x - 2, ly, w + 4, line - 2);
     ctx.fillStyle = COLORS.text;
     ctx.textAlign = 'left';
     ctx.textBaseline = 'top';
     ctx.fillText(l.text, l.x, ly + 1);
   }
+}
+
+/** The arrow at f(x) with its value, and the dashed line at the base value. */
+function forceMarkers(ctx: Ctx, ax: Axis, input: PlotInput): void {
+  const { y, h } = FORCE;
   const fx = ax.toPx(input.rawOutput);
   ctx.fillStyle = COLORS.text;
   ctx.beginPath();
@@ -250,13 +275,15 @@ function force(canvas: CanvasModule, input: PlotInput): Promise<Buffer> {
   ctx.textAlign = 'center';
   ctx.textBaseline = 'bottom';
   ctx.fillText(`base ${input.baseValue.toFixed(2)}`, bx, y - 6);
+}
+
+function forceLegend(ctx: Ctx, sumPos: number, sumNeg: number): void {
   ctx.textAlign = 'left';
   ctx.textBaseline = 'top';
   ctx.fillStyle = COLORS.positive;
-  ctx.fillText(`\u25A0 raises survival (${fmtSigned(sumPos)})`, 40, height - 24);
+  ctx.fillText(`\u25A0 raises survival (${fmtSigned(sumPos)})`, 40, FORCE.height - 24);
   ctx.fillStyle = COLORS.negative;
-  ctx.fillText(`\u25A0 lowers survival (${fmtSigned(sumNeg)})`, 300, height - 24);
-  return done();
+  ctx.fillText(`\u25A0 lowers survival (${fmtSigned(sumNeg)})`, 300, FORCE.height - 24);
 }
 
 export function renderPlot(canvas: CanvasModule, type: PlotType, input: PlotInput): Promise<Buffer> {
