@@ -60,9 +60,14 @@ async function healthPlugin(app: FastifyInstance) {
       readiness.set(name, probe);
     },
   });
+  healthRoute(app);
+  readyRoute(app, readiness);
+  liveRoute(app);
+}
 
-  const typed = app.withTypeProvider<ZodTypeProvider>();
-  typed.get(
+/** GET /health: always 200, with every component's state. */
+function healthRoute(app: FastifyInstance) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/health',
     {
       schema: {
@@ -85,8 +90,11 @@ async function healthPlugin(app: FastifyInstance) {
       };
     },
   );
+}
 
-  typed.get(
+/** GET /ready: 503 with what each domain waits for, 200 once nothing is missing. */
+function readyRoute(app: FastifyInstance, readiness: Map<string, ReadinessProbe>) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/ready',
     {
       schema: {
@@ -110,8 +118,11 @@ async function healthPlugin(app: FastifyInstance) {
       return { status: 'ready' as const };
     },
   );
+}
 
-  typed.get(
+/** GET /live: the process is up. */
+function liveRoute(app: FastifyInstance) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/live',
     {
       schema: {
