@@ -38,13 +38,14 @@ async function pagesPlugin(app: FastifyInstance) {
     return this.view(template, { title, version: SERVICE_VERSION, nav: domains.map((d) => d.link), ...data });
   });
 
-  app.get('/', { schema: { hide: true } }, async (_request, reply) =>
+  app.get('/', { schema: { hide: true } }, async (request, reply) =>
     reply.page('index', 'Home', {
       // A domain whose facts cannot be read says so instead of taking the page down.
       domains: await Promise.all(
         domains.map(async (d) => ({ ...d, facts: await Promise.resolve(d.facts()).catch(() => ['Its figures are unavailable right now.']) })),
       ),
-      health: Object.entries(await app.health.components()).map(([name, c]) => ({
+      // What /health shows this client: a failure's cause for operators only.
+      health: Object.entries(await app.health.componentsFor(request)).map(([name, c]) => ({
         name,
         ready: c.ready,
         words: stateInWords(name, c as Record<string, unknown>),

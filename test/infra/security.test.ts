@@ -199,6 +199,60 @@ describe('error bodies name the kind of failure and the request id, not the inte
   });
 });
 
+describe('health reports name a failed component by its kind, not its cause', () => {
+  const TOKEN = 'tok-0123456789abcdef';
+
+  it('/health, /ready and the home page say which component failed to load; the cause goes to operators and the log', async () => {
+    const dir = tempDir('no-model-');
+    const cache = tempDir('sentiment-cache-');
+    const secrets = [dir, cache, 'missing.onnx', 'unreachable-sentiment'];
+    const stream = new PassThrough();
+    let log = '';
+    stream.on('data', (c: Buffer) => (log += c.toString()));
+    const config = testConfig({
+      MODEL_PATH: join(dir, 'missing.onnx'),
+      HF_ENDPOINT: 'http://127.0.0.1:9',
+      MODEL_CACHE_DIR: cache,
+      SENTIMENT_MODEL: 'test-org/unreachable-sentiment',
+      ADMIN_TOKEN: TOKEN,
+      RAG_INDEX_ON_START: false,
+    });
+    const app = await buildApp({ config, logStream: stream });
+    try {
+      // The first use loads the sentiment models, which fail.
+      expect((await app.inject({ method: 'POST', url: '/analyze/sentiment', payload: { text: 'Shares jumped.' }, ...remote })).statusCode).toBe(503);
+      const res = await app.inject({ url: '/health', ...remote });
+      expect(res.statusCode).toBe(200);
+      const body = res.json();
+      expect(body).toMatchObject({ status: 'degraded', model_loaded: false });
+      expect(body.components.survival).toMatchObject({ ready: false, model_loaded: false, error: 'load_failed' });
+      expect(body.components.sentiment).toMatchObject({ ready: false, state: 'failed', error: 'load_failed' });
+      expectNoInternals(res.body, ...secrets);
+      const ready = await app.inject({ url: '/ready', ...remote });
+      expect(ready.json().waiting_for.survival).toBe('survival model not loaded');
+      expectNoInternals(ready.body, ...secrets);
+      const home = await app.inject({ url: '/', remoteAddress: REMOTE, headers: { host: 'service.example', accept: 'text/html' } });
+      expect(home.statusCode).toBe(200);
+      // (Its facts name the configured models on purpose: the model id is no cause.)
+      for (const s of [dir, cache, 'missing.onnx', '127.0.0.1']) expect(home.body).not.toContain(s);
+
+      const operator = { remoteAddress: REMOTE, headers: { authorization: `Bearer ${TOKEN}` } };
+      const full = (await app.inject({ url: '/health', ...operator })).json();
+      expect(full.components.survival.error).toContain('missing.onnx');
+      expect(full.components.sentiment.error).toContain(cache);
+      expect((await app.inject({ url: '/ready', ...operator })).json().waiting_for.survival).toContain('missing.onnx');
+    } finally {
+      await app.close();
+    }
+    const withheld = log
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { component?: string; internal?: { error?: string } });
+    expect(withheld.find((l) => l.component === 'survival')?.internal?.error).toContain('missing.onnx');
+    expect(withheld.find((l) => l.component === 'sentiment')?.internal?.error).toContain(cache);
+  });
+});
+
 describe('explanation images are served by name, from the folder itself', () => {
   let app: App;
   let images: string;
