@@ -46,7 +46,10 @@ async function httpExtrasPlugin(app: FastifyInstance, opts: { config: Config }) 
         if (PROBES.has(request.url.split('?')[0]!)) return undefined;
         void reply.code(503).header('retry-after', 5);
         const message = 'The service is overloaded; try again in a few seconds';
-        return /^\/(rag|analyze)\//.test(request.url) ? { detail: message } : { error: 'ServiceUnavailable', message, details: { retry_after_s: 5 } };
+        // Named like every other error body: the client can quote the id, and the request's log line carries it.
+        return /^\/(rag|analyze)\//.test(request.url)
+          ? { detail: message, request_id: request.id }
+          : { error: 'ServiceUnavailable', message, details: { retry_after_s: 5, request_id: request.id } };
       }) as unknown as (request: FastifyRequest, reply: FastifyReply) => void,
     });
   }

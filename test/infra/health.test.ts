@@ -62,6 +62,39 @@ describe('optional HTTP features', () => {
   });
 });
 
+describe('load shedding', () => {
+  /** Lags the event loop past a whole sampling interval (1 s) until `url` is shed: the next sample sees the lag. */
+  async function shed(app: Awaited<ReturnType<typeof makeApp>>, method: 'GET' | 'POST', url: string, payload?: object) {
+    for (let i = 0; i < 10; i++) {
+      const until = Date.now() + 1100;
+      while (Date.now() < until) {
+        // busy: the event loop cannot turn
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const res = await app.inject({ method, url, ...(payload ? { payload } : {}) });
+      if (res.statusCode === 503) return res;
+    }
+    throw new Error(`${method} ${url} was never shed`);
+  }
+
+  it("answers 503 with Retry-After in each domain's error shape, naming its request like every other error body", async () => {
+    const app = await makeApp({ MAX_EVENT_LOOP_DELAY_MS: 1, RAG_INDEX_ON_START: false });
+    try {
+      const api = await shed(app, 'GET', '/api/model');
+      expect(api.headers['retry-after']).toBe('5');
+      expect(api.json()).toEqual({
+        error: 'ServiceUnavailable',
+        message: expect.stringMatching(/overloaded/),
+        details: { retry_after_s: 5, request_id: api.headers['x-request-id'] },
+      });
+      const text = await shed(app, 'POST', '/analyze/sentiment', { text: 'Shares jumped.' });
+      expect(text.json()).toEqual({ detail: expect.stringMatching(/overloaded/), request_id: text.headers['x-request-id'] });
+    } finally {
+      await app.close();
+    }
+  }, 60_000);
+});
+
 describe('/health reports what it measured', () => {
   it('is degraded when the vector store does not answer, naming the component', async () => {
     const app = await makeApp({ CHROMA_URL: 'http://127.0.0.1:9' });
