@@ -6,6 +6,8 @@
 // Writes docs/results/qa-squad.json (not with --limit).
 // npm run eval:qa -- --natural [--questions eval/questions/sample-collection.json --docs docs/sample-collection]
 // The natural-question set instead (scripts/lib/text/natural-eval.ts): writes docs/results/qa-natural.json.
+// npm run eval:qa -- --collections --reader: the reader's failures by kind on the development halves
+// (scripts/lib/text/reader-diagnosis.ts): writes docs/results/qa-reader-dev.json.
 // npm run eval:qa -- --collections [--only a,b] [--split dev|test] [--dump rows.json]
 // The generalisation evaluation (scripts/lib/text/collections-eval.ts): eval/collections/* and SQuAD 2.0, scored
 // strictly; writes docs/results/qa-collections-<split>.json (without --only).
@@ -16,6 +18,7 @@ import { WEIGHTS } from '../src/text/rag/ask/confidence.js';
 import { writeResults } from './lib/results.js';
 import { runCollectionsEval } from './lib/text/collections-run.js';
 import { runNaturalEval } from './lib/text/natural-eval.js';
+import { runReaderDiagnosis } from './lib/text/reader-diagnosis.js';
 import { withSquadCollection } from './lib/text/squad-collection.js';
 import { bestF1, exactMatch, normalise } from './lib/text/squad-eval.js';
 
@@ -31,6 +34,7 @@ const { values } = parseArgs({
     collections: { type: 'boolean', default: false },
     only: { type: 'string' },
     split: { type: 'string', default: 'dev' },
+    reader: { type: 'boolean', default: false },
   },
 });
 if (!['odd', 'even', 'all'].includes(values.half)) throw new Error('--half is odd, even or all');
@@ -39,7 +43,8 @@ if (!['odd', 'even', 'all'].includes(values.half)) throw new Error('--half is od
 const RIGHT_F1 = 0.5;
 const LEVELS = ['high', 'medium', 'low'] as const;
 
-if (values.collections) {
+if (values.collections && values.reader) await runReaderDiagnosis();
+else if (values.collections) {
   if (values.split !== 'dev' && values.split !== 'test') throw new Error('--split is dev or test');
   await runCollectionsEval({ split: values.split, only: values.only ? values.only.split(',') : null, dump: values.dump });
 } else if (values.natural) await runNaturalEval(values.questions, values.docs, normalise);

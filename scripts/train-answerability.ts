@@ -28,17 +28,10 @@ import {
   verdictOf,
   withFolder,
 } from './lib/text/collections-eval.js';
+import { ANSWER_EVERY_READING } from './lib/text/reader-diagnosis.js';
 
 /** A decision that answers every reading: its features are recorded, its verdict is always yes. */
-const OPEN: Answerability = {
-  features: ANSWERABILITY_FEATURES,
-  mean: ANSWERABILITY_FEATURES.map(() => 0),
-  scale: ANSWERABILITY_FEATURES.map(() => 1),
-  weights: ANSWERABILITY_FEATURES.map(() => 0),
-  bias: 0,
-  threshold: 0,
-  levels: { high: 1, medium: 1 },
-};
+const OPEN = ANSWER_EVERY_READING;
 
 interface Row {
   set: 'squad2' | 'collection';

@@ -1,0 +1,83 @@
+// npm run eval:qa -- --collections --reader: where the answer step loses answerable questions, on the development
+// halves only (never the test halves). Every reading is answered (the learned decision is replaced by one that says
+// yes), so each answerable question shows what the reader itself picked; each wrong answer is put in one kind:
+//   - right_sentence_wrong_span: the sentence the answer comes from holds a gold answer, the span shown does not;
+//   - wrong_sentence, answer_in_first_passage / in_later_passage: the reader picked a sentence without the answer
+//     although a retrieved passage (the best-ranked one, or another) holds it;
+//   - not_retrieved: no retrieved passage holds a gold answer (or the gold answer is worded otherwise in the text);
+//   - refused_before_reading: the pipeline refused before any reading (no relevant passage, the catalogue rules).
+// Writes docs/results/qa-reader-dev.json.
+import { join } from 'node:path';
+import { ANSWERABILITY_FEATURES, type Answerability } from '../../../src/text/rag/ask/answerability.js';
+import { writeResults } from '../results.js';
+import {
+  type AskOutcome,
+  COLLECTIONS_DIR,
+  type CollectionQuestion,
+  bar,
+  contains,
+  listCollections,
+  readQuestions,
+  splitOf,
+  verdictOf,
+  withFolder,
+} from './collections-eval.js';
+
+/** A decision that answers every reading. */
+export const ANSWER_EVERY_READING: Answerability = {
+  features: ANSWERABILITY_FEATURES,
+  mean: ANSWERABILITY_FEATURES.map(() => 0),
+  scale: ANSWERABILITY_FEATURES.map(() => 1),
+  weights: ANSWERABILITY_FEATURES.map(() => 0),
+  bias: 0,
+  threshold: 0,
+  levels: { high: 1, medium: 1 },
+};
+
+export const KINDS = [
+  'right',
+  'right_sentence_wrong_span',
+  'wrong_sentence_answer_in_first_passage',
+  'wrong_sentence_answer_in_later_passage',
+  'not_retrieved',
+  'refused_before_reading',
+] as const;
+export type Kind = (typeof KINDS)[number];
+
+/** The kind of one answerable question's outcome (see the header). */
+export function kindOf(q: Pick<CollectionQuestion, 'kind' | 'answerable' | 'answers'>, r: AskOutcome): Kind {
+  if (r.refused) return 'refused_before_reading';
+  if (verdictOf(q, r) === 'right') return 'right';
+  const holds = (text: string) => q.answers.some((a) => contains(text, a));
+  if (holds(r.passage)) return 'right_sentence_wrong_span';
+  const at = r.context.findIndex(holds);
+  if (at === 0) return 'wrong_sentence_answer_in_first_passage';
+  return at > 0 ? 'wrong_sentence_answer_in_later_passage' : 'not_retrieved';
+}
+
+export async function runReaderDiagnosis(): Promise<void> {
+  const collections: Record<string, Record<string, Record<Kind, number>>> = {};
+  for (const name of listCollections()) {
+    const questions = readQuestions(name).filter((q) => q.answerable && splitOf(name, q.id) === 'dev');
+    const byKind: Record<string, Record<Kind, number>> = {};
+    await withFolder(
+      join(COLLECTIONS_DIR, name, 'docs'),
+      async (ask) => {
+        const b = bar(questions.length, name);
+        for (const q of questions) {
+          const counts = (byKind[q.kind] ??= Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<Kind, number>);
+          counts[kindOf(q, await ask(q.question))]++;
+          b.increment();
+        }
+        b.stop();
+      },
+      ANSWER_EVERY_READING,
+    );
+    collections[name] = byKind;
+  }
+  const totals = Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<Kind, number>;
+  for (const byKind of Object.values(collections)) for (const counts of Object.values(byKind)) for (const k of KINDS) totals[k] += counts[k];
+  console.log('\n| kind (answerable development questions, every reading answered) | questions |\n|---|---|');
+  for (const k of KINDS) console.log(`| ${k} | ${totals[k]} |`);
+  console.log(`wrote ${writeResults('qa-reader-dev', { split: 'dev', questions: 'answerable', decision: 'every reading answered', totals, collections })}`);
+}
