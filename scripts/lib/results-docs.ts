@@ -372,7 +372,34 @@ const qaCollections: Record<string, View> = {
   }),
 };
 
+interface QaReader {
+  totals: Record<string, number>;
+  collections: Record<string, Record<string, Record<string, number>>>;
+}
+
+const READER_KINDS: [string, string][] = [
+  ['right', 'right'],
+  ['right_sentence_wrong_span', 'the right sentence, a wrong span'],
+  ['wrong_sentence_answer_in_first_passage', 'a wrong sentence; the answer in the best passage'],
+  ['wrong_sentence_answer_in_later_passage', 'a wrong sentence; the answer in another passage'],
+  ['not_retrieved', 'no retrieved passage holds the answer'],
+  ['refused_before_reading', 'refused before any reading'],
+];
+
+const qaReader: Record<string, View> = {
+  table: view<QaReader>((x) => {
+    const names = Object.keys(x.collections);
+    const of = (name: string, kind: string) => Object.values(x.collections[name]!).reduce((n, c) => n + (c[kind] ?? 0), 0);
+    const all = Object.values(x.totals).reduce((a, b) => a + b, 0);
+    return table(
+      ['answerable development questions, every reading answered', ...names, 'all', 'share'],
+      READER_KINDS.map(([k, label]) => [label, ...names.map((n) => of(n, k)), x.totals[k] ?? 0, pct((x.totals[k] ?? 0) / all)]),
+    );
+  }),
+};
+
 export const VIEWS: Record<string, Record<string, View>> = {
+  'qa-reader-dev': qaReader,
   'bench-mixed': mixed,
   'bench-soak': soak,
   'bench-soak-long-texts': soak,
