@@ -70,14 +70,34 @@ export function runParams(body: RunRequest, now = new Date()): FullCollectionOpt
   };
 }
 
+/** Opens the collection, or answers 503 without the cause (the log and operators get it). */
+type Ready = () => Promise<MoviesContext>;
+
+const errors = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema, 503: ErrorSchema };
+
+/** A row id in a path: 1 to 2^31 - 1 (a PostgreSQL integer). */
+const RowId = z.coerce
+  .number()
+  .int()
+  .min(1)
+  .max(2 ** 31 - 1);
+
 export async function moviesRoutes(app: FastifyInstance, opts: { context: Lazy<MoviesContext> }) {
-  const { context } = opts;
   await guardOperatorRoutes(app, app.config, (status, message) => ({
     error: status === 401 ? 'Unauthorized' : 'Forbidden',
     message,
     details: {},
   }));
-  const ready = async () => {
+  const ready = readyContext(opts.context);
+  startRunRoute(app, ready);
+  runsRoutes(app, ready);
+  planRoute(app, ready);
+  unfreezeRoute(app, ready);
+  statusRoute(app, ready);
+}
+
+function readyContext(context: Lazy<MoviesContext>): Ready {
+  return async () => {
     try {
       return await context();
     } catch (err) {
@@ -90,10 +110,11 @@ export async function moviesRoutes(app: FastifyInstance, opts: { context: Lazy<M
       );
     }
   };
-  const errors = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema, 503: ErrorSchema };
-  const typed = app.withTypeProvider<ZodTypeProvider>();
+}
 
-  typed.post(
+/** POST /api/collection/run: 202 as soon as the run is recorded. */
+function startRunRoute(app: FastifyInstance, ready: Ready) {
+  app.withTypeProvider<ZodTypeProvider>().post(
     '/api/collection/run',
     {
       schema: {
@@ -125,7 +146,11 @@ export async function moviesRoutes(app: FastifyInstance, opts: { context: Lazy<M
       return reply.code(202).send({ run_id: started, status: 'running' as const, url: `/api/collection/runs/${started}` });
     },
   );
+}
 
+/** GET /api/collection/runs and /api/collection/runs/{run_id}. */
+function runsRoutes(app: FastifyInstance, ready: Ready) {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
   typed.get(
     '/api/collection/runs',
     {
@@ -148,13 +173,7 @@ export async function moviesRoutes(app: FastifyInstance, opts: { context: Lazy<M
       schema: {
         tags: ['movies'],
         summary: 'One collection run, with its progress while it runs',
-        params: z.object({
-          run_id: z.coerce
-            .number()
-            .int()
-            .min(1)
-            .max(2 ** 31 - 1),
-        }),
+        params: z.object({ run_id: RowId }),
         response: { 200: RunSchema, 404: ErrorSchema, ...errors },
       },
     },
@@ -165,8 +184,11 @@ export async function moviesRoutes(app: FastifyInstance, opts: { context: Lazy<M
       return withProgress(ctx, run);
     },
   );
+}
 
-  typed.get(
+/** GET /api/collection/plan: the dry run. */
+function planRoute(app: FastifyInstance, ready: Ready) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/api/collection/plan',
     {
       schema: {
@@ -189,20 +211,17 @@ export async function moviesRoutes(app: FastifyInstance, opts: { context: Lazy<M
       return summarisePlan(await ctx.collector.planRefresh(request.query.limit ?? ctx.settings.refresh.limit, request.query.include_frozen));
     },
   );
+}
 
-  typed.post(
+/** POST /api/collection/movies/{tmdb_id}/unfreeze. */
+function unfreezeRoute(app: FastifyInstance, ready: Ready) {
+  app.withTypeProvider<ZodTypeProvider>().post(
     '/api/collection/movies/:tmdb_id/unfreeze',
     {
       schema: {
         tags: ['movies'],
         summary: 'Unfreeze a movie: it is refreshed again by age',
-        params: z.object({
-          tmdb_id: z.coerce
-            .number()
-            .int()
-            .min(1)
-            .max(2 ** 31 - 1),
-        }),
+        params: z.object({ tmdb_id: RowId }),
         response: { 200: z.object({ tmdb_id: z.int(), unfrozen: z.literal(true) }), 404: ErrorSchema, ...errors },
       },
     },
@@ -212,8 +231,11 @@ export async function moviesRoutes(app: FastifyInstance, opts: { context: Lazy<M
       return { tmdb_id: request.params.tmdb_id, unfrozen: true as const };
     },
   );
+}
 
-  typed.get(
+/** GET /api/collection/status. */
+function statusRoute(app: FastifyInstance, ready: Ready) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/api/collection/status',
     {
       schema: {
