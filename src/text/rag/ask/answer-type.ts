@@ -2,9 +2,7 @@
 // X abolish...) is answered by a short span of a sentence; an open question (why, how, describe, explain, what did X
 // say / propose / warn about Y, what were the effects of Y...) by whole sentences.
 import nlp from 'compromise';
-import { DISCOURSE } from './question-words.js';
-
-export { DISCOURSE };
+import { DISCOURSE, NUMBER_WORDS } from './lexical.js';
 
 export type AnswerType = 'factoid' | 'open';
 
@@ -50,7 +48,8 @@ function howDegree(q: string): boolean {
   return (tags.includes('Adjective') || tags.includes('Adverb')) && !tags.includes('Verb');
 }
 
-const NUMBER_WORDS = 'two|three|four|five|six|seven|eight|nine|ten|\\d+';
+/** The size of a numbered set, two to ten, in words or digits. */
+const SET_SIZE = [...NUMBER_WORDS.slice(2, 11), '\\d+'].join('|');
 /** "What is the Monroe Doctrine?", "What was Nicholas Storch?", "What is 'grey literature'?": every word of the name capitalised, or quoted. */
 const WHAT_IS_NAME = /^\s*[Ww]hat (?:is|are|was|were) (?:the |an? )?((?:[\p{Lu}\d][\p{L}\p{N}'’.-]*\s*)+|['"‘“][^'"’”]+['"’”])\s*\?*\s*$/u;
 /**
@@ -58,7 +57,7 @@ const WHAT_IS_NAME = /^\s*[Ww]hat (?:is|are|was|were) (?:the |an? )?((?:[\p{Lu}\
  * listed one by one. Not "the two forms of X" or "the two affiliates for Y", whose members one sentence names.
  */
 const WHAT_ARE_THE_N = new RegExp(
-  `^\\s*what (?:are|were) the (${NUMBER_WORDS}) [\\w'-]+(?:\\s+(?!(?:of|in|for|on|at|to|from|by|with|about|under|over|between|during|after|before|into|near)\\b)[\\w'.-]+){0,5}\\s*\\?*\\s*$`,
+  `^\\s*what (?:are|were) the (${SET_SIZE}) [\\w'-]+(?:\\s+(?!(?:of|in|for|on|at|to|from|by|with|about|under|over|between|during|after|before|into|near)\\b)[\\w'.-]+){0,5}\\s*\\?*\\s*$`,
   'i',
 );
 
@@ -66,7 +65,7 @@ const WHAT_ARE_THE_N = new RegExp(
 export function numberedSet(question: string): number | null {
   const m = WHAT_ARE_THE_N.exec(question)?.[1];
   if (!m) return null;
-  return /^\d+$/.test(m) ? Number(m) : NUMBER_WORDS.split('|').indexOf(m.toLowerCase()) + 2;
+  return /^\d+$/.test(m) ? Number(m) : NUMBER_WORDS.indexOf(m.toLowerCase());
 }
 
 /** Heads that make "what is the X Y?" ask for a value ("the average family size"), not for a description. */

@@ -3,20 +3,18 @@
 // his address?". The text of an address rarely names its speaker or its year; the document catalogue
 // (documents.json) does. Such a question is answered from the catalogue entry of the document it is about: the one
 // its year or name picks out, else the one the best retrieved passage comes from.
-import { distance } from 'fastest-levenshtein';
 import type { DocumentCatalogue, DocumentMeta } from '../documents.js';
+import { DELIVERED, GIVING, NUMBER_WORDS, SAYING_BASE, YEARS, lastName, sameLastName, sameName } from './lexical.js';
+
+export { sameLastName };
 
 /** Who gave a document, when, which documents one person gave, or how many documents (one person's or all). */
 export type DocumentFact = 'author' | 'date' | 'documents' | 'count';
 
-/** Verbs of giving a document or saying something in it, as "who ___" or "which <role> ___" asks them. */
-const DELIVERED =
-  'gave|delivered|wrote|said|says|spoke|talked|mentioned|proposed|asked|called|announced|promised|warned|urged|recommended|declared|addressed|praised|criticized|criticised|discussed|described|pledged|vowed|argued|noted|reported';
-const GIVING = 'give|gave|given|deliver|delivered|write|wrote|written|make|made|send|sent|present|presented|publish|published|issue|issued';
 /** Words any collection's questions use for its documents and their authors; documents.json adds its own ("kind", "role"). */
 const GENERIC_DOCUMENTS = ['document', 'text', 'file'];
 const GENERIC_ROLES = ['author', 'writer'];
-const COUNT_WORDS = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
+const COUNT_WORDS = NUMBER_WORDS.slice(1, 11);
 
 const plural = (w: string) => (/(?:s|sh|ch|x|z)$/.test(w) ? `${w}es` : `${w}s`);
 const escape = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -152,8 +150,6 @@ export interface NoDocument {
   missing: string[];
 }
 
-const YEAR = /\b(1[0-9]{3}|20[0-9]{2})\b/g;
-
 /** "1823-12-02" as "December 2, 1823"; only the year for "in what year"; a bare year as it is. */
 export function formatDate(date: string, yearOnly: boolean): string {
   if (yearOnly || date.length === 4) return date.slice(0, 4);
@@ -220,7 +216,7 @@ export function answerFromCatalogue(
   if (first) return answer(first[0], first[1], 'order');
   const count = countAsked(q, p.counted);
   if (fact === 'author' && count) return byCount(count, entries);
-  const years = [...question.matchAll(YEAR)].map((m) => m[1]!);
+  const years = [...question.matchAll(YEARS)].map((m) => m[1]!);
   const byYear = entries.filter(([, m]) => m.date && years.includes(m.date.slice(0, 4)));
   if (years.length && !byYear.length) return { missing: years };
   let candidates = byYear;
@@ -294,9 +290,7 @@ function byName(question: string, entries: [string, DocumentMeta][]): { names: s
 }
 
 /** "What did John F. Kennedy say about ...?": the person whose words the question asks for. */
-const SAYING =
-  'say|tell|propose|promise|warn|urge|recommend|declare|announce|write|think|believe|want|mean|argue|describe|discuss|call|ask|talk|speak|mention|report|plan|pledge|suggest|predict|claim|praise|criticize|criticise';
-const WORDS_OF = new RegExp(`^(?:what|how|why) (?:did|does|do|has|had) (.+?) (?:${SAYING})\\b`);
+const WORDS_OF = new RegExp(`^(?:what|how|why) (?:did|does|do|has|had) (.+?) (?:${SAYING_BASE})\\b`);
 
 /**
  * The person a "What did X say/propose ...?" question asks about when the catalogue has authors and none of them is
@@ -381,29 +375,4 @@ export function outdatedFor(question: string, catalogue: DocumentCatalogue, now 
   const yearAgo = new Date(now);
   yearAgo.setFullYear(now.getFullYear() - 1);
   return newest < yearAgo.toISOString().slice(0, 10) ? newest : null;
-}
-
-/** A person's last name, lower case, without a possessive ("Lyndon B. Johnson" -> johnson, "Roosevelt's" -> roosevelt). */
-const lastName = (name: string) =>
-  name
-    .replace(/['’]s$/, '')
-    .split(/\s+/)
-    .at(-1)!
-    .toLowerCase();
-
-/** Whether two names share their last name ("Johnson", "Lyndon Johnson" and "Lyndon B. Johnson"). */
-export const sameLastName = (a: string, b: string) => sameName(lastName(a), lastName(b));
-
-/**
- * Two lower-case names are the same as typed: equal, or from five letters with the same first letter and one slip
- * (a letter missing, added, changed, or two swapped: "lincon", "linclon" for Lincoln). Shorter names are too close to
- * other names (Bush, Rush).
- */
-function sameName(a: string, b: string): boolean {
-  if (a === b) return true;
-  if (Math.min(a.length, b.length) < 5 || a[0] !== b[0]) return false;
-  if (distance(a, b) <= 1) return true;
-  if (a.length !== b.length) return false;
-  const differ = [...a].flatMap((c, i) => (c === b[i] ? [] : [i]));
-  return differ.length === 2 && differ[1] === differ[0]! + 1 && a[differ[0]!] === b[differ[1]] && a[differ[1]] === b[differ[0]!];
 }

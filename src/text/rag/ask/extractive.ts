@@ -4,6 +4,7 @@
 // where -> a place).
 import nlp from 'compromise';
 import { bm25Tokens } from '../../search/bm25.js';
+import { YEAR_WORD } from './lexical.js';
 
 export type QuestionType = 'person' | 'date' | 'number' | 'place' | 'other';
 
@@ -64,7 +65,7 @@ export function termsOf(sentence: string): Term[] {
   return terms.map((t) => {
     const tags = new Set(t.tags);
     // compromise tags a year as a plain number in most contexts ("since 1963"); years and decades are dates here.
-    if (/^(1\d{3}|20\d\d)s?$|^\d0s$/.test(t.text)) tags.add('Year');
+    if (YEAR_WORD.test(t.text)) tags.add('Year');
     if (/^(century|centuries|decade|BC|BCE|AD|CE)$/i.test(t.text)) tags.add('Date');
     return { ...t, tags, stem: bm25Tokens(t.text)[0] ?? '' };
   });

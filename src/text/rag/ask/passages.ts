@@ -1,6 +1,7 @@
 // Light helpers over retrieved passages (no part-of-speech tagger): chunks cut mid-sentence, and a document's title
 // words. The event loop's thread uses them; the tagger-based steps run in the worker (question-nlp.ts, reader-task.ts).
 import { bm25Tokens, titleWords } from '../../search/bm25.js';
+import { memoise } from './lexical.js';
 
 /**
  * The whole sentence of a fragment that opens a chunk, from the previous chunk of the same document (chunks overlap,
@@ -18,13 +19,4 @@ export function completeFragment(previous: string, fragment: string): string | n
 }
 
 /** The stems of a document's path without its extension (titleWords), remembered per document. */
-const titleCache = new Map<string, ReadonlySet<string>>();
-export function titleStems(source: string): ReadonlySet<string> {
-  let stems = titleCache.get(source);
-  if (!stems) {
-    if (titleCache.size > 10_000) titleCache.clear();
-    stems = new Set(bm25Tokens(titleWords(source)));
-    titleCache.set(source, stems);
-  }
-  return stems;
-}
+export const titleStems: (source: string) => ReadonlySet<string> = memoise(10_000, (source) => new Set(bm25Tokens(titleWords(source))));

@@ -5,6 +5,7 @@
 import nlp from 'compromise';
 import { type AnswerType, answerType } from './answer-type.js';
 import { type Term, termsOf } from './extractive.js';
+import { MODERN_YEARS, MONTH_NAMES } from './lexical.js';
 import type { Entities } from './rewrite.js';
 
 export interface QuestionNlp {
@@ -18,11 +19,14 @@ export function questionNlp(question: string): QuestionNlp {
   return { entities: extractEntities(question), answerType: answerType(question), nouns: questionNouns(question) };
 }
 
+/** A month, with its day and year when they follow ("March 4", "July 4, 1776"). */
+const MONTH_DATE = new RegExp(`\\b(${MONTH_NAMES.join('|')})(\\s+\\d{1,2})?(,?\\s+\\d{4})?`, 'g');
+
 export function extractEntities(question: string): Entities {
   const doc = nlp(question);
   const clean = (xs: string[]) => [...new Set(xs.map((x) => x.replace(/[,.;:!?'"]+$/g, '').trim()).filter(Boolean))];
-  const years = question.match(/\b(1[5-9]\d\d|20\d\d)\b/g) ?? [];
-  const months = question.match(/\b(January|February|March|April|May|June|July|August|September|October|November|December)(\s+\d{1,2})?(,?\s+\d{4})?/g) ?? [];
+  const years = question.match(MODERN_YEARS) ?? [];
+  const months = question.match(MONTH_DATE) ?? [];
   return {
     people: clean(doc.people().out('array') as string[]),
     places: clean(doc.places().out('array') as string[]),
