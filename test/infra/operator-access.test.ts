@@ -139,8 +139,9 @@ describe('GET /ready', () => {
       expect(first.json()).toMatchObject({ status: 'not_ready', waiting_for: { sentiment: expect.any(String), rag: expect.any(String) } });
       await Promise.all([app.movies.start(), app.rag.start()]);
       let res = first;
-      // Loading the models takes seconds, more on a busy machine.
-      for (const deadline = Date.now() + 20_000; res.statusCode !== 200 && Date.now() < deadline;) {
+      // Indexing the sample collection, loading the models and trying the answer step take seconds, many more on a busy
+      // machine.
+      for (const deadline = Date.now() + 80_000; res.statusCode !== 200 && Date.now() < deadline;) {
         await sleep(100);
         res = await app.inject({ url: '/ready' });
       }
@@ -150,7 +151,7 @@ describe('GET /ready', () => {
     } finally {
       await app.close();
     }
-  });
+  }, 120_000);
 });
 
 describe('operator access that forwarded headers cannot open', () => {
