@@ -18,7 +18,9 @@ import {
   SENTENCE_FEATURES,
   SPAN_FEATURES,
   type SentenceCandidate,
+  type SentenceFeatures,
   analyseQuestion,
+  featureVector,
   titleStems,
   sentenceFeatures,
   spanCandidates,
@@ -102,7 +104,9 @@ interface Prepared {
   item: Question;
   candidates: SentenceCandidate[];
   labels: number[];
-  features: Float32Array[];
+  /** Each candidate's features by name, and as the sentence model's input row (in SENTENCE_FEATURES' order). */
+  features: SentenceFeatures[];
+  rows: Float32Array[];
 }
 
 function prepare(h: Half): Prepared[] {
@@ -117,7 +121,8 @@ function prepare(h: Half): Prepared[] {
       splitSentences(h.chunks[Number(id)]!).forEach((text, position) => candidates.push({ text, chunkRank, chunkBm25, position, titleStems: title }));
     });
     const labels = candidates.map((c) => Number(item.answers.some((a) => c.text.includes(a))));
-    return { q, item, candidates, labels, features: candidates.length ? sentenceFeatures(q, candidates) : [] };
+    const features = candidates.length ? sentenceFeatures(q, candidates) : [];
+    return { q, item, candidates, labels, features, rows: features.map((f) => featureVector(f, SENTENCE_FEATURES)) };
   });
 }
 
@@ -159,7 +164,7 @@ function sentenceRows(ps: Prepared[]) {
       rand,
     );
     for (const i of [...pos, ...neg]) {
-      X.push(p.features[i]!);
+      X.push(p.rows[i]!);
       y.push(p.labels[i]!);
     }
   }
@@ -168,8 +173,8 @@ function sentenceRows(ps: Prepared[]) {
 const answerable = (ps: Prepared[]) => ps.filter((p) => p.labels.some(Boolean));
 /** Share of questions whose top-ranked sentence holds a gold answer. */
 const sentenceAccuracy = (model: Ensemble, ps: Prepared[]) =>
-  mean(ps.map((p) => (p.candidates.length ? p.labels[argmax(p.features.map((x) => predictRaw(model, x)))]! : 0)));
-const baselineAccuracy = (ps: Prepared[]) => mean(ps.map((p) => (p.candidates.length ? p.labels[argmax(p.features.map((x) => x[0]!))]! : 0)));
+  mean(ps.map((p) => (p.candidates.length ? p.labels[argmax(p.rows.map((x) => predictRaw(model, x)))]! : 0)));
+const baselineAccuracy = (ps: Prepared[]) => mean(ps.map((p) => (p.candidates.length ? p.labels[argmax(p.features.map((f) => f.idf_overlap))]! : 0)));
 
 const base: GbdtParams = { nTrees: 150, maxDepth: 4, learningRate: 0.1, minChildWeight: 5, lambda: 1, gamma: 0, subsample: 0.8, colsample: 0.8, seed };
 const grid = (variants: Partial<GbdtParams>[]) => variants.map((v) => ({ ...base, ...v }));
@@ -199,7 +204,7 @@ for (const fold of [0, 1]) {
   const rows = sentenceRows(train.filter((p) => !inFold(p)));
   const model = trainGbdtHistogram(rows.X, rows.y, { ...sentence!.params, bins: 64 });
   train.forEach((p, k) => {
-    if (inFold(p)) trainScores[k] = p.features.map((x) => predictRaw(model, x));
+    if (inFold(p)) trainScores[k] = p.rows.map((x) => predictRaw(model, x));
   });
 }
 
@@ -218,7 +223,7 @@ function spanRows(p: Prepared, scores: number[], k: number): SpanRows {
     if (!spans.length) return;
     const standing = { score: scores[i]!, rank, gap: scores[order[0]!]! - scores[i]! };
     spanFeatures(terms, spans, p.q, p.features[i]!, standing).forEach((x, j) => {
-      out.X.push(x);
+      out.X.push(featureVector(x, SPAN_FEATURES));
       out.y.push(bestF1(spans[j]!.text, p.item.answers));
     });
   });

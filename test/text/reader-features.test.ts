@@ -5,6 +5,7 @@ import { rng } from '../../src/infra/rng.js';
 import { compactEnsemble, ensembleFromOnnx, predictCompact, predictRaw } from '../../src/infra/tree-ensemble.js';
 import { answerType } from '../../src/text/rag/ask/answer-type.js';
 import { render, termsOf } from '../../src/text/rag/ask/extractive.js';
+import { checkFeatureNames, featureVector } from '../../src/text/rag/ask/features.js';
 import {
   SENTENCE_FEATURES,
   SPAN_FEATURES,
@@ -95,7 +96,6 @@ describe('reader features, on hand-made sentences', () => {
   // Question stems: navi, build, ironclad, ship; rarities chosen by hand (total 8).
   const rarities: Record<string, number> = { navi: 1, build: 2, ironclad: 4, ship: 1 };
   const q = analyseQuestion('When did the navy build ironclad ships?', (s) => rarities[s] ?? 0);
-  const at = (name: (typeof SENTENCE_FEATURES)[number]) => SENTENCE_FEATURES.indexOf(name);
   const [a, b] = sentenceFeatures(q, [
     { text: 'The navy built three ironclad ships in 1862.', chunkRank: 0, chunkBm25: 1, position: 0 },
     { text: 'Rain fell on the navy yard.', chunkRank: 0, chunkBm25: 1, position: 1 },
@@ -103,32 +103,32 @@ describe('reader features, on hand-made sentences', () => {
 
   it('weighs the question words a sentence shares by their rarity, and counts shared bigrams', () => {
     // "built" does not stem to "build": the first sentence shares navi (1), ironclad (4) and ship (1) of 8.
-    expect(a![at('idf_overlap')]).toBeCloseTo(6 / 8, 6);
-    expect(a![at('word_overlap')]).toBeCloseTo(3 / 4, 6);
+    expect(a!.idf_overlap).toBeCloseTo(6 / 8, 6);
+    expect(a!.word_overlap).toBeCloseTo(3 / 4, 6);
     // Question bigrams: navi build, build ironclad, ironclad ship; the sentence has "ironclad ship".
-    expect(a![at('bigram_overlap')]).toBeCloseTo(1 / 3, 6);
-    expect(b![at('idf_overlap')]).toBeCloseTo(1 / 8, 6);
-    expect(b![at('idf_relative')]).toBeCloseTo(1 / 8 / (6 / 8), 5);
-    expect([a![at('idf_rank')], b![at('idf_rank')]]).toEqual([0, 1]);
+    expect(a!.bigram_overlap).toBeCloseTo(1 / 3, 6);
+    expect(b!.idf_overlap).toBeCloseTo(1 / 8, 6);
+    expect(b!.idf_relative).toBeCloseTo(1 / 8 / (6 / 8), 5);
+    expect([a!.idf_rank, b!.idf_rank]).toEqual([0, 1]);
   });
 
   it('scores BM25 with the rarities as IDF and the candidates’ mean length', () => {
     // Content lengths 6 and 4, mean 5; each matched word has tf 1: w * 2.2 / (1 + 1.2 * (0.25 + 0.75 * len / 5)).
     const bm25a = (6 * 2.2) / (1 + 1.2 * (0.25 + (0.75 * 6) / 5));
     const bm25b = (1 * 2.2) / (1 + 1.2 * (0.25 + (0.75 * 4) / 5));
-    expect(a![at('bm25')]).toBeCloseTo(bm25a, 4);
-    expect(b![at('bm25')]).toBeCloseTo(bm25b, 4);
-    expect(b![at('bm25_relative')]).toBeCloseTo(bm25b / bm25a, 4);
+    expect(a!.bm25).toBeCloseTo(bm25a, 4);
+    expect(b!.bm25).toBeCloseTo(bm25b, 4);
+    expect(b!.bm25_relative).toBeCloseTo(bm25b / bm25a, 4);
   });
 
   it('measures how close together the shared words are, the answer type present, and the neighbours', () => {
     // navi, ironclad, ship at content positions 0, 3 and 4: three words in a window of five.
-    expect(a![at('proximity')]).toBeCloseTo(3 / 5, 6);
-    expect(b![at('proximity')]).toBe(1);
+    expect(a!.proximity).toBeCloseTo(3 / 5, 6);
+    expect(b!.proximity).toBe(1);
     // A "when" question wants a date: the first sentence has a year, the second none.
-    expect([a![at('type_present')], b![at('type_present')], a![at('question_date')]]).toEqual([1, 0, 1]);
-    expect(a![at('neighbour_idf')]).toBeCloseTo(1 / 8, 6);
-    expect(b![at('neighbour_idf')]).toBeCloseTo(6 / 8, 6);
+    expect([a!.type_present, b!.type_present, a!.question_date]).toEqual([1, 0, 1]);
+    expect(a!.neighbour_idf).toBeCloseTo(1 / 8, 6);
+    expect(b!.neighbour_idf).toBeCloseTo(6 / 8, 6);
   });
 
   it('describes a span by its length, type fit and distance to the question words', () => {
@@ -150,7 +150,7 @@ describe('reader features, on hand-made sentences', () => {
       { text: 'Horace Mann founded the first normal school in Massachusetts.', chunkRank: 0, chunkBm25: 1, position: 0 },
     ])[0]!;
     const f = spanFeatures(terms, [spans.find((s) => s.text === 'Horace Mann')!], who, sentence, { score: 1.5, rank: 1, gap: 0.25 })[0]!;
-    const x = (name: (typeof SPAN_FEATURES)[number]) => f[SPAN_FEATURES.indexOf(name)];
+    const x = (name: (typeof SPAN_FEATURES)[number]) => f[name];
     expect(x('length')).toBe(2);
     expect(x('question_word_share')).toBe(0);
     expect(x('type_fit_max')).toBe(1); // tagged Person, which a "who" question wants
@@ -172,7 +172,7 @@ describe('alignment of the question with a sentence (hand-made)', () => {
     const spans = spanCandidates(terms, q);
     const sf = sentenceFeatures(q, [{ text: sentence, chunkRank: 0, chunkBm25: 1, position: 0 }])[0]!;
     const xs = spanFeatures(terms, spans, q, sf, { score: 0, rank: 0, gap: 0 });
-    return Object.fromEntries(spans.map((s, k) => [s.text, xs[k]![SPAN_FEATURES.indexOf(name)]]));
+    return Object.fromEntries(spans.map((s, k) => [s.text, xs[k]![name]]));
   };
 
   it('marks a span that follows the preposition a question ends with, after the word before it ("war on?")', () => {
@@ -221,6 +221,28 @@ describe('the shipped reader', () => {
       expect(model.nFeatures).toBe(names.length);
       expect(card[part]!.features).toEqual([...names]);
     }
+  });
+
+  it('computes each feature under the name its model card lists, and no other', () => {
+    // The models' rows are assembled by name from these records (featureVector): a feature renamed, dropped or added in
+    // the code without retraining fails here, whatever the order of the code's lists.
+    const card = JSON.parse(readFileSync(fromRoot('models/text/reader/model-card.json'), 'utf8')) as Record<string, { features: string[] }>;
+    const q = analyseQuestion('Who founded the first normal school in 1839?', () => 1);
+    const text = 'Horace Mann founded the first normal school in Massachusetts in 1839.';
+    const sentence = sentenceFeatures(q, [{ text, chunkRank: 0, chunkBm25: 1, position: 0 }])[0]!;
+    const terms = termsOf(text);
+    const span = spanFeatures(terms, spanCandidates(terms, q).slice(0, 1), q, sentence, { score: 0, rank: 0, gap: 0 })[0]!;
+    expect(Object.keys(sentence)).toEqual(card.sentence_ranker!.features);
+    expect(Object.keys(span)).toEqual(card.span_ranker!.features);
+    for (const x of [...Object.values(sentence), ...Object.values(span)]) expect(Number.isFinite(x)).toBe(true);
+  });
+
+  it("assembles a model's input row by the model's own feature names", () => {
+    const record = { a: 1, b: 2, c: 3 };
+    expect([...featureVector(record, ['c', 'a'])]).toEqual([3, 1]);
+    expect(() => featureVector(record, ['a', 'd'])).toThrow(/no feature named d/);
+    expect(() => checkFeatureNames('model.onnx', ['a', 'd'], ['a', 'b', 'c'])).toThrow(/d/);
+    expect(() => checkFeatureNames('model.onnx', ['c', 'a'], ['a', 'b', 'c'])).not.toThrow();
   });
 
   it('answers a factoid question with a span of the sentence that holds it', () => {

@@ -7,11 +7,13 @@ import { fromRoot } from '../../../infra/paths.js';
 import { type CompactEnsemble, compactEnsemble, ensembleFromOnnx, predictCompact, sigmoid } from '../../../infra/tree-ensemble.js';
 import { type AnswerType, numberedSet } from './answer-type.js';
 import { termsOf } from './extractive.js';
+import { checkFeatureNames, featureVector } from './features.js';
 import {
   type QuestionInfo,
   SENTENCE_FEATURES,
   SPAN_FEATURES,
   type SentenceCandidate,
+  type SentenceFeatures,
   sentenceFeatures,
   spanCandidates,
   spanFeatures,
@@ -25,6 +27,12 @@ export const READER_DIR = 'models/text/reader';
 export interface ReaderModels {
   sentence: CompactEnsemble;
   span: CompactEnsemble;
+  /**
+   * The features each model reads, by name, in the order of its input (its ONNX file lists them); without, the lists
+   * the code computes (SENTENCE_FEATURES, SPAN_FEATURES), as training builds its models.
+   */
+  sentenceFeatures?: readonly string[];
+  spanFeatures?: readonly string[];
   /** How many of the best sentences the span step looks into (chosen on the held-out half). */
   sentencesForSpans: number;
   /** How the best spans vote for the answer (chosen on the held-out half); without, the best-scoring span. */
@@ -48,11 +56,22 @@ export interface ReadResult {
 }
 
 export class LearnedReader {
-  constructor(readonly models: ReaderModels) {}
+  private readonly sentenceNames: readonly string[];
+  private readonly spanNames: readonly string[];
+
+  constructor(readonly models: ReaderModels) {
+    this.sentenceNames = models.sentenceFeatures ?? SENTENCE_FEATURES;
+    this.spanNames = models.spanFeatures ?? SPAN_FEATURES;
+  }
+
+  /** The sentence model's raw score of each candidate (its features assembled by the model's own names). */
+  private sentenceScores(features: SentenceFeatures[]): number[] {
+    return features.map((f) => predictCompact(this.models.sentence, featureVector(f, this.sentenceNames)));
+  }
 
   /** Probability, for each candidate, that it contains the answer. */
   rankSentences(q: QuestionInfo, candidates: SentenceCandidate[], features = sentenceFeatures(q, candidates)): number[] {
-    return features.map((x) => sigmoid(predictCompact(this.models.sentence, x)));
+    return this.sentenceScores(features).map((x) => sigmoid(x));
   }
 
   /**
@@ -63,7 +82,9 @@ export class LearnedReader {
   read(q: QuestionInfo, candidates: SentenceCandidate[], spanStep?: 'none'): ReadResult | null {
     if (!candidates.length) return null;
     const features = sentenceFeatures(q, candidates);
-    const p = this.rankSentences(q, candidates, features);
+    // Spans of the best few sentences compete: each span's features include its sentence's score, rank and gap.
+    const raw = this.sentenceScores(features);
+    const p = raw.map((x) => sigmoid(x));
     const order = p.map((_, i) => i).sort((a, b) => p[b]! - p[a]! || a - b);
     const top = order[0]!;
     if (q.answerType === 'open' || spanStep === 'none') {
@@ -75,8 +96,6 @@ export class LearnedReader {
       const text = [...pair, ...listed(q, candidates, pair[pair.length - 1]!)].map((i) => candidates[i]!.text).join(' ');
       return { answerType: 'open', answer: text, sentence: text, candidate: pair[0]!, sentenceProbability: p[top]!, spanScore: null, support: p[top]! };
     }
-    // Spans of the best few sentences compete: each span's features include its sentence's score, rank and gap.
-    const raw = features.map((x) => predictCompact(this.models.sentence, x));
     const spans: { i: number; text: string; score: number }[] = [];
     order.slice(0, this.models.sentencesForSpans).forEach((i, rank) => {
       const terms = termsOf(candidates[i]!.text);
@@ -84,7 +103,7 @@ export class LearnedReader {
       if (!found.length) return;
       const standing = { score: raw[i]!, rank, gap: raw[top]! - raw[i]! };
       spanFeatures(terms, found, q, features[i]!, standing).forEach((x, k) =>
-        spans.push({ i, text: found[k]!.text, score: predictCompact(this.models.span, x) }),
+        spans.push({ i, text: found[k]!.text, score: predictCompact(this.models.span, featureVector(x, this.spanNames)) }),
       );
     });
     if (!spans.length) {
@@ -132,13 +151,18 @@ export type ReaderSettings = Pick<ReaderModels, 'sentencesForSpans' | 'consensus
 
 /** The shipped reader (the two ONNX tree ensembles and the settings chosen with them). */
 export function loadLearnedReader(dir = fromRoot(READER_DIR)): LearnedReader {
-  const read = (name: string, features: readonly string[]) => {
-    const { model } = ensembleFromOnnx(new Uint8Array(readFileSync(join(dir, name))));
-    // A model trained on another feature list would read every feature after the first difference in the wrong place.
-    if (model.nFeatures !== features.length)
-      throw new Error(`${join(dir, name)} takes ${model.nFeatures} features, the service computes ${features.length}: retrain it (npm run train:reader)`);
-    return compactEnsemble(model);
+  // Each model's input is assembled by the feature names its file lists: every one must be a feature the code computes.
+  const read = (name: string, computed: readonly string[]) => {
+    const file = join(dir, name);
+    const { model, meta } = ensembleFromOnnx(new Uint8Array(readFileSync(file)));
+    const names = meta.featureNames.length ? meta.featureNames : computed;
+    if (model.nFeatures !== names.length)
+      throw new Error(`${file} takes ${model.nFeatures} features and names ${names.length}: retrain it (npm run train:reader)`);
+    checkFeatureNames(file, names, computed);
+    return { model: compactEnsemble(model), names };
   };
   const settings = JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8')) as ReaderSettings;
-  return new LearnedReader({ sentence: read('sentence.onnx', SENTENCE_FEATURES), span: read('span.onnx', SPAN_FEATURES), ...settings });
+  const sentence = read('sentence.onnx', SENTENCE_FEATURES);
+  const span = read('span.onnx', SPAN_FEATURES);
+  return new LearnedReader({ sentence: sentence.model, span: span.model, sentenceFeatures: sentence.names, spanFeatures: span.names, ...settings });
 }

@@ -1,0 +1,418 @@
+// The span ranker's features (reader-features.ts): how well each candidate answer span of a sentence fits the
+// question (its words' classes, its distance to the question's words, its likeness by word vectors to the head noun
+// and the verbs, its alignment with the words either side of the wh-phrase) and the standing of its sentence, each
+// computed under its name (the model's own list of names orders them, features.ts).
+import { type Span, type Term, TYPED, fit, isNominal, render, spansOf } from './extractive.js';
+import { oneHot, prefixed } from './features.js';
+import { HEAD_KIND_NAMES, type QuestionInfo, type QuestionWord, QUESTION_TYPES, WH_WORDS, lowerWord } from './reader-question.js';
+import { COMMON_ROWS, type SentenceFeatures } from './sentence-features.js';
+import { type WordTable, loadWordTable } from './word-vectors.js';
+
+/** Longest answer span considered, in words (95% of SQuAD answers are at most 10 words). */
+export const MAX_SPAN = 10;
+
+/** Word classes of a span's boundary words. */
+const CLASSES = ['ProperNoun', 'Noun', 'Value', 'Date', 'Adjective', 'Verb', 'Adverb', 'Determiner', 'Preposition', 'Conjunction', 'Pronoun'] as const;
+/** The index of a word's class in CLASSES (past the end: none of them, or outside the sentence). */
+function wordClass(t: Term | undefined): number {
+  if (!t) return CLASSES.length + 1; // outside the sentence
+  if (t.tags.has('Date') || t.tags.has('Month') || t.tags.has('Year')) return 3;
+  const k = CLASSES.findIndex((c) => t.tags.has(c));
+  return k < 0 ? CLASSES.length : k;
+}
+
+/** The sentence's own standing, so that a span of a sentence unlikely to hold the answer scores low. */
+const SENTENCE_CONTEXT = [
+  'idf_overlap',
+  'bm25_relative',
+  'idf_rank',
+  'type_present',
+  'proximity',
+  'soft_overlap',
+] as const satisfies readonly (keyof SentenceFeatures)[];
+
+export const SPAN_FEATURES = [
+  'length',
+  'question_word_share',
+  'has_question_word',
+  'type_fit_max',
+  'type_fit_mean',
+  'near_question_words',
+  'min_distance',
+  'left_distance',
+  'right_distance',
+  'after_question_verb',
+  'next_to_head_noun',
+  'start_position',
+  'nominal_share',
+  'proper_share',
+  'value_share',
+  'has_verb',
+  'inner_punctuation',
+  'nominal_run',
+  'inside_nominal_run',
+  'after_punctuation',
+  'before_punctuation',
+  'previous_class',
+  'next_class',
+  ...CLASSES.map((c) => `first_${c}` as const),
+  ...CLASSES.map((c) => `last_${c}` as const),
+  ...QUESTION_TYPES.map((t) => `question_${t}` as const),
+  'sentence_length',
+  ...WH_WORDS.map((w) => `wh_${w}` as const),
+  'prepositions',
+  'has_head_noun',
+  'previous_is_question_word',
+  'next_is_question_word',
+  'common_then_proper',
+  // The sentence's own standing, so that a span of a sentence unlikely to hold the answer scores low.
+  ...SENTENCE_CONTEXT.map((n) => `sentence_${n}` as const),
+  // Word vectors: the head noun near or in the span ("cable channel TLC" for "What network"), the kind of answer the
+  // head asks for, the question's verb (or a close one) just before or after the span, the span's likeness to the
+  // question's own words.
+  'head_window_similarity',
+  'head_span_similarity',
+  ...HEAD_KIND_NAMES.map((k) => `head_${k}` as const),
+  'verb_before_similarity',
+  'verb_after_similarity',
+  'subject_question',
+  'span_question_similarity',
+  'in_parentheses',
+  // Alignment: the question's words next to its wh-phrase, found next to the span on either side ("reported to who?"
+  // -> "reported to Mueller"; "from which direction via Mendota?" -> "from the west via Mendota").
+  'left_context_before',
+  'left_context_after',
+  'right_context_before',
+  'right_context_after',
+  'nearest_left_next_to',
+  'nearest_right_next_to',
+  'preposition_match',
+  'left_context_words',
+  'right_context_words',
+  'after_final_preposition',
+  // Where the sentence stands among the candidates (spans of the best few sentences compete with each other).
+  'sentence_score',
+  'sentence_rank',
+  'sentence_gap',
+] as const;
+
+export type SpanFeature = (typeof SPAN_FEATURES)[number];
+/** A candidate span's features by name. */
+export type SpanFeatures = Record<SpanFeature, number>;
+/** A candidate sentence's standing: the sentence ranker's raw score, its rank (0 = best) and its gap to the best. */
+export interface SentenceStanding {
+  score: number;
+  rank: number;
+  gap: number;
+}
+
+export interface SpanCandidate extends Span {
+  text: string;
+}
+
+const isPunct = (t: Term) => !/[\p{L}\p{N}]/u.test(t.text);
+const HARD_BREAK = /[;:()"[\]]/;
+
+/**
+ * Candidate answer spans of a sentence: word runs of at most MAX_SPAN words that do not start or end with a
+ * determiner, preposition, conjunction or punctuation, do not cross ; : ( ) or quotes, and are not only question words
+ * and stop words.
+ */
+export function spanCandidates(terms: Term[], q: QuestionInfo): SpanCandidate[] {
+  const out: SpanCandidate[] = [];
+  const edge = (t: Term) => !isPunct(t) && !t.tags.has('Determiner') && !t.tags.has('Preposition') && !t.tags.has('Conjunction');
+  for (let from = 0; from < terms.length; from++) {
+    if (!edge(terms[from]!)) continue;
+    let onlyQuestion = true;
+    for (let to = from + 1; to <= Math.min(terms.length, from + MAX_SPAN); to++) {
+      const last = terms[to - 1]!;
+      // Stop words ("is", "of") add nothing to the question's own words ("Monroe Doctrine is"), a number or a name does.
+      const adds = last.stem ? !q.stems.has(last.stem) : ['Value', 'ProperNoun', 'Acronym'].some((tag) => last.tags.has(tag));
+      if (adds) onlyQuestion = false;
+      if (edge(last) && !onlyQuestion) out.push({ from, to, text: render(terms, { from, to }) });
+      if (HARD_BREAK.test(last.post) || HARD_BREAK.test(terms[to]?.pre ?? '')) break;
+    }
+  }
+  return out;
+}
+
+/** The largest of xs[from..to) (0 for an empty range; the range is clipped to the sentence). */
+function maxIn(xs: number[], from: number, to: number): number {
+  let m = 0;
+  for (let i = Math.max(0, from); i < Math.min(xs.length, to); i++) m = Math.max(m, xs[i]!);
+  return m;
+}
+
+/** Words either side of a span that the alignment features look at. */
+const WINDOW = 6;
+
+/** One sentence's words as every span of it is measured: per word, its likeness to the question's words. */
+interface SentenceWords {
+  terms: Term[];
+  q: QuestionInfo;
+  /** Likeness to the head noun, to the question's verbs (verbs only) and to its content words. */
+  headSim: number[];
+  verbSim: number[];
+  questionSim: number[];
+  /** How well each word stands for each context word of the question, left and right of its wh-phrase. */
+  leftMatch: number[][];
+  rightMatch: number[][];
+  /** Open parentheses before each word (a span inside brackets is an aside, rarely the answer). */
+  depth: number[];
+  /** The question's words in the sentence, weighted by rarity (the head noun three times). */
+  anchors: { at: number; weight: number }[];
+  totalAnchor: number;
+  runs: Span[];
+  wanted: Record<string, number> | null;
+}
+
+function parenthesisDepth(terms: Term[]): number[] {
+  const depth: number[] = [];
+  let open = 0;
+  for (const t of terms) {
+    open += (t.pre.match(/\(/g) ?? []).length;
+    depth.push(open);
+    open = Math.max(0, open - (t.post.match(/\)/g) ?? []).length);
+  }
+  return depth;
+}
+
+function sentenceWords(terms: Term[], q: QuestionInfo, table: WordTable): SentenceWords {
+  const rows = terms.map((t) => table.row(lowerWord(t)));
+  const headSim = terms.map((t, i) => (!q.head ? 0 : t.stem === q.head ? 1 : table.similarity(q.headRow, rows[i]!)));
+  const verbSim = terms.map((t, i) =>
+    !t.tags.has('Verb') ? 0 : q.verbs.has(t.stem) ? 1 : Math.max(0, ...q.verbRows.map((r) => table.similarity(r, rows[i]!))),
+  );
+  // How well each sentence word stands for each context word of the question (same stem 1, a close word its similarity).
+  const matchOf = (w: QuestionWord) =>
+    terms.map((t, i) => {
+      if (t.stem && t.stem === w.stem) return 1;
+      if (rows[i]! < COMMON_ROWS) return 0;
+      const sim = table.similarity(w.row, rows[i]!);
+      return sim >= 0.6 ? sim : 0;
+    });
+  const questionSim = terms.map((t, i) =>
+    t.stem && q.stems.has(t.stem) ? 1 : rows[i]! < COMMON_ROWS ? 0 : Math.max(0, ...q.words.map((w) => table.similarity(w.row, rows[i]!))),
+  );
+  const anchors: { at: number; weight: number }[] = [];
+  terms.forEach((t, i) => {
+    if (t.stem && q.stems.has(t.stem)) anchors.push({ at: i, weight: (q.weight.get(t.stem) ?? 0) * (t.stem === q.head ? 3 : 1) });
+  });
+  return {
+    terms,
+    q,
+    headSim,
+    verbSim,
+    questionSim,
+    leftMatch: q.leftContext.map(matchOf),
+    rightMatch: q.rightContext.map(matchOf),
+    depth: parenthesisDepth(terms),
+    anchors,
+    totalAnchor: anchors.reduce((a, b) => a + b.weight, 0) || 1,
+    runs: spansOf(terms, q.stems),
+    wanted: q.type === 'other' ? null : TYPED[q.type],
+  };
+}
+
+/** Rarity-weighted share of the context words found (or a close word) within [from, to). */
+function contextShare(words: QuestionWord[], match: number[][], from: number, to: number): number {
+  let sum = 0;
+  let total = 0;
+  words.forEach((w, k) => {
+    const weight = w.weight || 0.1;
+    total += weight;
+    sum += weight * maxIn(match[k]!, from, to);
+  });
+  return total ? sum / total : 0;
+}
+
+/** The span follows (past determiners, prepositions and adjectives, within three words) one of the question's verbs. */
+function afterVerb({ terms, q }: SentenceWords, from: number): number {
+  for (let i = from - 1; i >= Math.max(0, from - 3); i--) {
+    const t = terms[i]!;
+    if (t.tags.has('Verb') && q.verbs.has(t.stem)) return 1;
+    if (!t.tags.has('Determiner') && !t.tags.has('Preposition') && !t.tags.has('Adjective')) return 0;
+  }
+  return 0;
+}
+
+/** "declare war on?": the span comes (past one determiner) after "on" (0.5), and "on" after "war" (1). */
+function afterFinalPreposition({ terms, q }: SentenceWords, from: number): number {
+  const fp = q.finalPreposition;
+  if (!fp) return 0;
+  let i = from - 1;
+  if (terms[i]?.tags.has('Determiner')) i--;
+  if (!terms[i] || lowerWord(terms[i]!) !== fp.word) return 0;
+  return terms[i - 1]?.stem && terms[i - 1]!.stem === fp.before ? 1 : 0.5;
+}
+
+/** The word before the span (past one determiner) is the preposition before the question's wh-phrase. */
+function prepositionMatch({ terms, q }: SentenceWords, from: number): number {
+  if (!q.whPreposition) return 0;
+  let i = from - 1;
+  if (terms[i]?.tags.has('Determiner')) i--;
+  return Number(!!terms[i] && lowerWord(terms[i]!) === q.whPreposition);
+}
+
+function nextToHead({ terms, q }: SentenceWords, s: Span): number {
+  if (!q.head) return 0;
+  const before = terms[s.from - 1];
+  const after = terms[s.to];
+  return Number(before?.stem === q.head || after?.stem === q.head);
+}
+
+/** Counts over the span's own words: the question's words, the fit to the type asked, word classes, punctuation. */
+function wordCounts({ terms, q, wanted }: SentenceWords, s: Span) {
+  let questionWords = 0;
+  let fitSum = 0;
+  let fitMax = 0;
+  let nominal = 0;
+  let proper = 0;
+  let value = 0;
+  let verb = 0;
+  let punct = 0;
+  let prepositions = 0;
+  let head = 0;
+  for (let i = s.from; i < s.to; i++) {
+    const t = terms[i]!;
+    if (t.tags.has('Preposition')) prepositions++;
+    if (q.head && t.stem === q.head) head = 1;
+    if (t.stem && q.stems.has(t.stem)) questionWords++;
+    const f = wanted ? fit(t, wanted) : 0;
+    fitSum += f;
+    fitMax = Math.max(fitMax, f);
+    if (isNominal(t)) nominal++;
+    if (t.tags.has('ProperNoun')) proper++;
+    if (t.tags.has('Value')) value++;
+    if (t.tags.has('Verb')) verb = 1;
+    if (i < s.to - 1 && /[,;:]/.test(t.post)) punct++;
+  }
+  return { questionWords, fitSum, fitMax, nominal, proper, value, verb, punct, prepositions, head };
+}
+
+/** The question's words around the span: their rarity-weighted nearness, and the distance to the nearest, left and right. */
+function anchorDistances(anchors: SentenceWords['anchors'], s: Span) {
+  let near = 0;
+  let minDist = 30;
+  let left = 30;
+  let right = 30;
+  for (const a of anchors) {
+    const d = a.at < s.from ? s.from - a.at : a.at >= s.to ? a.at - s.to + 1 : 0;
+    near += a.weight / (1 + d);
+    minDist = Math.min(minDist, d);
+    if (a.at < s.from) left = Math.min(left, s.from - a.at);
+    if (a.at >= s.to) right = Math.min(right, a.at - s.to + 1);
+  }
+  return { near, minDist, left, right };
+}
+
+/** The span's shape: its words, its distance to the question's words, its boundaries and their word classes. */
+function shapeFeatures(w: SentenceWords, s: Span) {
+  const { terms, q } = w;
+  const length = s.to - s.from;
+  const c = wordCounts(w, s);
+  const a = anchorDistances(w.anchors, s);
+  const run = w.runs.find((r) => r.from <= s.from && s.to <= r.to);
+  const prev = terms[s.from - 1];
+  const next = terms[s.to];
+  const isQuestionWord = (t: Term | undefined) => Number(!!t?.stem && q.stems.has(t.stem));
+  const first = terms[s.from]!;
+  return {
+    length,
+    question_word_share: c.questionWords / length,
+    has_question_word: Number(c.questionWords > 0),
+    type_fit_max: c.fitMax,
+    type_fit_mean: c.fitSum / length,
+    near_question_words: a.near / w.totalAnchor,
+    min_distance: a.minDist,
+    left_distance: a.left,
+    right_distance: a.right,
+    after_question_verb: afterVerb(w, s.from),
+    next_to_head_noun: nextToHead(w, s),
+    start_position: s.from / terms.length,
+    nominal_share: c.nominal / length,
+    proper_share: c.proper / length,
+    value_share: c.value / length,
+    has_verb: c.verb,
+    inner_punctuation: c.punct,
+    nominal_run: Number(!!run && run.from === s.from && run.to === s.to),
+    inside_nominal_run: Number(!!run),
+    after_punctuation: Number(!prev || /[,;:(]/.test(prev.post)),
+    before_punctuation: Number(s.to === terms.length || /[,;:.)!?]/.test(terms[s.to - 1]!.post)),
+    previous_class: wordClass(prev),
+    next_class: wordClass(next),
+    ...oneHot('first_', CLASSES, CLASSES[wordClass(first)]),
+    ...oneHot('last_', CLASSES, CLASSES[wordClass(terms[s.to - 1])]),
+    ...oneHot('question_', QUESTION_TYPES, q.type),
+    sentence_length: Math.min(terms.length, 80),
+    ...oneHot('wh_', WH_WORDS, q.wh),
+    prepositions: c.prepositions,
+    has_head_noun: c.head,
+    previous_is_question_word: isQuestionWord(prev),
+    next_is_question_word: isQuestionWord(next),
+    common_then_proper: Number(length > 1 && !first.tags.has('ProperNoun') && c.proper > 0),
+  };
+}
+
+/**
+ * Word vectors: the head noun near or in the span ("cable channel TLC" for "What network"), the kind of answer the
+ * head asks for, the question's verb (or a close one) just before or after the span, the span's likeness to the
+ * question's own words.
+ */
+function likenessFeatures({ headSim, verbSim, questionSim, depth, q }: SentenceWords, s: Span) {
+  return {
+    head_window_similarity: Math.max(maxIn(headSim, s.from - 3, s.from), maxIn(headSim, s.to, s.to + 3)),
+    head_span_similarity: maxIn(headSim, s.from, s.to),
+    ...prefixed('head_', q.headKinds, HEAD_KIND_NAMES),
+    verb_before_similarity: maxIn(verbSim, s.from - 4, s.from),
+    verb_after_similarity: maxIn(verbSim, s.to, s.to + 4),
+    subject_question: Number(q.subject),
+    span_question_similarity: questionSim.slice(s.from, s.to).reduce((a, b) => a + b, 0) / (s.to - s.from),
+    in_parentheses: Number(depth[s.from]! > 0),
+  };
+}
+
+/**
+ * Alignment: the question's words next to its wh-phrase, found next to the span on either side ("reported to who?"
+ * -> "reported to Mueller"; "from which direction via Mendota?" -> "from the west via Mendota").
+ */
+function alignmentFeatures(w: SentenceWords, s: Span) {
+  const { q, leftMatch, rightMatch } = w;
+  return {
+    left_context_before: contextShare(q.leftContext, leftMatch, s.from - WINDOW, s.from),
+    left_context_after: contextShare(q.leftContext, leftMatch, s.to, s.to + WINDOW),
+    right_context_before: contextShare(q.rightContext, rightMatch, s.from - WINDOW, s.from),
+    right_context_after: contextShare(q.rightContext, rightMatch, s.to, s.to + WINDOW),
+    nearest_left_next_to: leftMatch.length ? maxIn(leftMatch[0]!, s.from - 3, s.from) : 0,
+    nearest_right_next_to: rightMatch.length ? maxIn(rightMatch[0]!, s.to, s.to + 3) : 0,
+    preposition_match: prepositionMatch(w, s.from),
+    left_context_words: q.leftContext.length,
+    right_context_words: q.rightContext.length,
+    after_final_preposition: afterFinalPreposition(w, s.from),
+  };
+}
+
+/**
+ * Features of every candidate span of one sentence, by name (`sentence`: the sentence's features, `standing`: its
+ * place among the candidate sentences).
+ */
+export function spanFeatures(
+  terms: Term[],
+  spans: Span[],
+  q: QuestionInfo,
+  sentence: SentenceFeatures,
+  standing: SentenceStanding,
+  table: WordTable = loadWordTable(),
+): SpanFeatures[] {
+  const words = sentenceWords(terms, q, table);
+  const context = prefixed('sentence_', sentence, SENTENCE_CONTEXT);
+  return spans.map((s): SpanFeatures => ({
+    ...shapeFeatures(words, s),
+    ...context,
+    ...likenessFeatures(words, s),
+    ...alignmentFeatures(words, s),
+    sentence_score: standing.score,
+    sentence_rank: standing.rank,
+    sentence_gap: standing.gap,
+  }));
+}
