@@ -1,5 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BACKENDS, type Harness, movieHarness, movies } from '../helpers/movies.js';
+
+// Tests with a harness of their own open a new embedded database: 25 s and more under a load average of 10.
+vi.setConfig({ testTimeout: 90_000 });
 
 const DAY = 86_400_000;
 const run = (h: Harness, extra = {}) =>
@@ -195,17 +198,22 @@ describe.each(BACKENDS)('movie collection workflow (%s)', (_name, url) => {
     ]);
   });
 
-  it('retries timeouts and malformed bodies, and does not retry a 404', async () => {
-    h.fake.add(...movies(3, 30));
-    h.fake.fault('catalog', (r) => r.path === '/movie/1', { delayMs: 1000, body: '{}' });
-    h.fake.fault('catalog', (r) => r.path === '/movie/2', { body: '{"id": 2, "title": "trunc' });
-    h.fake.fault('catalog', (r) => r.path === '/movie/3', { status: 404, body: '{"status_code":34}' });
-    const stats = await run(h);
-    expect(stats.catalog_updated).toBe(2);
-    expect(stats.failures).toEqual([expect.objectContaining({ tmdb_id: 3, kind: 'not_found' })]);
-    expect(h.fake.requests.catalog.filter((r) => r.path === '/movie/3').length).toBe(1);
-    expect(h.fake.requests.catalog.filter((r) => r.path === '/movie/1').length).toBe(2);
-  });
+  it('retries timeouts and malformed bodies, and does not retry a 404', () =>
+    // A timeout of its own: 1.5 s against an answer held back 4 s once (an ordinary answer stays far below 1.5 s).
+    withHarness(
+      (s) => ({ ...s, catalog: { ...s.catalog, timeout_ms: 1500 } }),
+      async (x) => {
+        x.fake.add(...movies(3, 30));
+        x.fake.fault('catalog', (r) => r.path === '/movie/1', { delayMs: 4000, body: '{}' });
+        x.fake.fault('catalog', (r) => r.path === '/movie/2', { body: '{"id": 2, "title": "trunc' });
+        x.fake.fault('catalog', (r) => r.path === '/movie/3', { status: 404, body: '{"status_code":34}' });
+        const stats = await run(x);
+        expect(stats.catalog_updated).toBe(2);
+        expect(stats.failures).toEqual([expect.objectContaining({ tmdb_id: 3, kind: 'not_found' })]);
+        expect(x.fake.requests.catalog.filter((r) => r.path === '/movie/3').length).toBe(1);
+        expect(x.fake.requests.catalog.filter((r) => r.path === '/movie/1').length).toBe(2);
+      },
+    ));
 
   it('treats OMDb Response False as not found, and 401 "Request limit reached!" as the day\'s quota spent', async () => {
     h.fake.add(...movies(6, 30));
