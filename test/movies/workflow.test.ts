@@ -1,8 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BACKENDS, type Harness, movieHarness, movies } from '../helpers/movies.js';
-
-// Tests with a harness of their own open a new embedded database: 25 s and more under a load average of 10.
-vi.setConfig({ testTimeout: 90_000 });
 
 const DAY = 86_400_000;
 const run = (h: Harness, extra = {}) =>
