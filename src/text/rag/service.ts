@@ -1,37 +1,20 @@
 // Document retrieval: incremental indexing of DOCS_DIR into Chroma, BM25 kept in step, hybrid search, statistics.
-import { createHash } from 'node:crypto';
-import { readFile, readdir, realpath } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { realpath } from 'node:fs/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { CrossEncoder } from '../models.js';
 import { Bm25Index, bm25Tokens, titleWords } from '../search/bm25.js';
-import { type Normalisation, type Scored, rrfFusion, weightedFusion } from '../search/hybrid.js';
-import { splitSentences } from '../sentences.js';
-import { CHUNK_OVERLAP, CHUNK_SIZE, chunkDocument } from './chunker.js';
-import { readableText } from './readable.js';
+import { type Normalisation, type Scored, bestRow, rrfFusion, weightedFusion } from '../search/hybrid.js';
+import { CHUNK_OVERLAP, CHUNK_SIZE } from './chunker.js';
+import { type Embed, type IndexResult, emptyResult, hasDirection, indexFile, listTextFiles, storedFiles } from './index-run.js';
 import { topics } from './topics.js';
-import { type ChunkRecord, IndexLayoutError, type SentenceRecord, type VectorStore } from './store.js';
+import { type ChunkRecord, IndexLayoutError, type VectorStore } from './store.js';
 
-export type Embed = (texts: string[]) => Promise<number[][]>;
+export type { Embed, IndexResult } from './index-run.js';
 
 export class RagBusyError extends Error {}
 
 /** Sentences asked of Chroma for each chunk wanted: chunks hold ~10-20 sentences, and several of a chunk match. */
 const SENTENCES_PER_CANDIDATE = 4;
-
-export interface IndexResult {
-  full: boolean;
-  documents: number;
-  files_added: number;
-  files_changed: number;
-  files_unchanged: number;
-  files_removed: number;
-  chunks_added: number;
-  chunks_removed: number;
-  chunks_unchanged: number;
-  errors: { source: string; error: string }[];
-  duration_ms: number;
-}
 
 export interface SearchHit extends Omit<ChunkRecord, 'file_hash' | 'file_chunks' | 'embedding'> {
   semantic_score: number;
@@ -71,46 +54,6 @@ export interface IndexProgress {
   done: number;
   total: number;
   file: string;
-}
-
-const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-/** The highest dot product of the query with a row of the packed matrix. */
-function bestRow(q: number[], rows: Float32Array): number {
-  let best = -Infinity;
-  for (let at = 0; at < rows.length; at += q.length) {
-    let s = 0;
-    for (let d = 0; d < q.length; d++) s += q[d]! * rows[at + d]!;
-    best = Math.max(best, s);
-  }
-  return best;
-}
-/** False for a zero (or not finite) vector: an embedding of words the model does not know. */
-const hasDirection = (v: number[]) => {
-  const norm = Math.hypot(...v);
-  return Number.isFinite(norm) && norm > 1e-6;
-};
-/** Marks hashes of files read as readable.ts reads them (Markdown as plain paragraphs). */
-const READING = '+readable2';
-/** A vector with no direction (NaN: a normalised mean over no known word) becomes zeros, which the vector store takes. */
-const directionOrZero = (v: number[]) => (hasDirection(v) ? v : v.map(() => 0));
-/** Semantic search units: the sentences of a chunk (a chunk without sentence breaks is one unit). */
-const sentencesOfChunk = (text: string) => {
-  const found = splitSentences(text);
-  return found.length ? found : [text];
-};
-
-/** Every .txt file under the root, as paths relative to it; symbolic links are not followed. */
-async function listTextFiles(root: string): Promise<string[]> {
-  const out: string[] = [];
-  const walk = async (dir: string) => {
-    for (const e of await readdir(dir, { withFileTypes: true })) {
-      const path = join(dir, e.name);
-      if (e.isDirectory()) await walk(path);
-      else if (e.isFile() && e.name.toLowerCase().endsWith('.txt')) out.push(relative(root, path).split(sep).join('/'));
-    }
-  };
-  await walk(root);
-  return out.sort();
 }
 
 export class RagService {
@@ -229,91 +172,19 @@ export class RagService {
     const t0 = performance.now();
     const { store, docsDir, embed } = this.opts;
     if (opts.full) await store.reset();
-    const existing = opts.full ? [] : await store.all();
-    const stored = new Map<string, { hash: string; chunks: number; complete: boolean }>();
-    for (const r of existing) {
-      const s = stored.get(r.source) ?? { hash: r.file_hash, chunks: 0, complete: false };
-      s.chunks++;
-      s.complete = s.chunks === r.file_chunks;
-      stored.set(r.source, s);
-    }
+    const stored = storedFiles(opts.full ? [] : await store.all());
     const root = await realpath(docsDir);
     const files = await listTextFiles(root);
-    const result: IndexResult = {
-      full: Boolean(opts.full),
-      documents: 0,
-      files_added: 0,
-      files_changed: 0,
-      files_unchanged: 0,
-      files_removed: 0,
-      chunks_added: 0,
-      chunks_removed: 0,
-      chunks_unchanged: 0,
-      errors: [],
-      duration_ms: 0,
-    };
-    const decoder = new TextDecoder('utf-8', { fatal: true });
+    const result = emptyResult(Boolean(opts.full));
     const report = (done: number, file: string) => {
       this.progress = { done, total: files.length, file };
       progress?.(done, files.length, file);
     };
     for (const [i, source] of files.entries()) {
       report(i, source);
-      const bytes = await readFile(join(root, source));
-      // The way a file is read (readable.ts) is part of its hash: a file read differently is indexed again.
-      const hash = `${sha256(bytes)}${READING}`;
       const before = stored.get(source);
       stored.delete(source);
-      // Unchanged: same bytes, and every chunk stored (an interrupted run leaves a file part-indexed).
-      if (before && before.hash === hash && before.complete) {
-        result.files_unchanged++;
-        result.documents++;
-        result.chunks_unchanged += before.chunks;
-        continue;
-      }
-      let text: string;
-      try {
-        text = decoder.decode(bytes).replace(/^\uFEFF/, '');
-      } catch {
-        result.errors.push({ source, error: 'not valid UTF-8: save the file as UTF-8 and index again' });
-        if (before) {
-          await store.deleteSource(source);
-          result.chunks_removed += before.chunks;
-        }
-        continue;
-      }
-      // Also for a new file: sentences an interrupted run stored before their chunks must not linger.
-      await store.deleteSource(source);
-      if (before) result.chunks_removed += before.chunks;
-      const chunks = chunkDocument(readableText(text));
-      for (let k = 0; k < chunks.length; k += 32) {
-        const batch = chunks.slice(k, k + 32).map((c, j) => ({
-          id: `${source}#${k + j}`,
-          text: c.text,
-          source,
-          chunk_index: k + j,
-          start: c.start,
-          end: c.end,
-          file_hash: hash,
-          file_chunks: chunks.length,
-        }));
-        const vectors = (await embed(batch.map((c) => c.text))).map(directionOrZero);
-        const units = batch.flatMap((c) => sentencesOfChunk(c.text).map((text) => ({ chunk_id: c.id, text })));
-        const sentenceRecords: SentenceRecord[] = [];
-        for (let u = 0; u < units.length; u += 64) {
-          const part = units.slice(u, u + 64);
-          // A sentence of words the model does not know ("0.", a lone list number) has no direction: the vector store
-          // cannot normalise it (Chroma's server fails on it), and no question could find it by meaning anyway.
-          (await embed(part.map((x) => x.text))).forEach((embedding, i) => {
-            if (hasDirection(embedding)) sentenceRecords.push({ ...part[i]!, embedding });
-          });
-        }
-        await store.add(batch, vectors, sentenceRecords);
-      }
-      result.chunks_added += chunks.length;
-      result.documents++;
-      if (before) result.files_changed++;
-      else result.files_added++;
+      await indexFile({ store, embed, root, result }, source, before);
     }
     // Files that disappeared from the folder leave the index.
     for (const [source, s] of stored) {

@@ -47,3 +47,14 @@ export function rrfFusion(semantic: Map<string, number>, keyword: Map<string, nu
   const term = (r: number | undefined) => (r === undefined ? 0 : 1 / (k + r));
   return fuse(semantic, keyword, (id) => term(rs.get(id)) + term(rk.get(id)));
 }
+
+/** The highest dot product of the query with a row of the packed matrix. */
+export function bestRow(q: number[], rows: Float32Array): number {
+  let best = -Infinity;
+  for (let at = 0; at < rows.length; at += q.length) {
+    let s = 0;
+    for (let d = 0; d < q.length; d++) s += q[d]! * rows[at + d]!;
+    best = Math.max(best, s);
+  }
+  return best;
+}
