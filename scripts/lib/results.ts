@@ -10,7 +10,7 @@ export interface ResultsEnvelope<T> {
   name: string;
   command: string;
   commit: string;
-  /** true when the working tree had uncommitted changes: the figures belong to the commit plus those changes. */
+  /** true when the working tree had uncommitted changes (outside docs/results/): the figures belong to the commit plus those changes. */
   dirty: boolean;
   date: string;
   /** load_1m: the 1-minute load average when the run ended; near or above `cores`, other work shared the machine. */
@@ -42,7 +42,9 @@ export function writeResults<T>(name: string, results: T): string {
     name,
     command: commandLine(name),
     commit: git(['rev-parse', '--short', 'HEAD']) || 'unknown',
-    dirty: git(['status', '--porcelain', '--untracked-files=no']) !== '',
+    // Results files are what runs write, not what they run on: one written earlier in the same run (eval:sentiment
+    // -- --benchmarks writes two) or by an earlier run does not make these figures those of a changed tree.
+    dirty: git(['status', '--porcelain', '--untracked-files=no', '--', '.', ':(exclude)docs/results']) !== '',
     date: new Date().toISOString(),
     machine: {
       cores: availableParallelism(),
