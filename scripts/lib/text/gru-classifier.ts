@@ -4,7 +4,7 @@
 // scored afterwards through the pipeline itself (classifier-eval.ts).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AutoTokenizer, env } from '@huggingface/transformers';
@@ -101,13 +101,27 @@ export function findPython(preferred?: string): string {
 
 /**
  * What a finished training left behind (the model directory and the work folder's report.json), to score and
- * document a model again without training it (`--evaluate-only`).
+ * document a model again without training it (`--evaluate-only`). Without the work folder (a fresh clone: data/ is
+ * not in git) the report is read back from the model card, which holds all of it.
  */
 export function trainedGru(outDir: string, workDir: string): GruResult {
   const vocab = Object.keys((JSON.parse(readFileSync(join(outDir, 'tokenizer.json'), 'utf8')) as { model: { vocab: Record<string, number> } }).model.vocab);
-  const report = JSON.parse(readFileSync(join(fromRoot(workDir), 'report.json'), 'utf8')) as GruResult['report'];
+  const reportFile = join(fromRoot(workDir), 'report.json');
+  const report = existsSync(reportFile) ? (JSON.parse(readFileSync(reportFile, 'utf8')) as GruResult['report']) : reportFromCard(outDir);
   const onnx = readFileSync(join(outDir, 'onnx', 'model.onnx'));
   return { vocab, report, onnxSha256: createHash('sha256').update(onnx).digest('hex'), python: 'none (--evaluate-only)' };
+}
+
+/** The training report as the model card's `training` section records it (framework: "PyTorch <version> on CPU, <n> threads, ..."). */
+function reportFromCard(outDir: string): GruResult['report'] {
+  const card = join(outDir, 'model-card.json');
+  const { training } = JSON.parse(readFileSync(card, 'utf8')) as {
+    training?: { framework?: string; best_epoch?: number; history?: unknown[]; calibration?: Record<string, unknown> };
+  };
+  const framework = /^PyTorch (\S+) on CPU, (\d+) threads/.exec(training?.framework ?? '');
+  if (!training || !framework || training.best_epoch === undefined || !training.history || !training.calibration)
+    throw new Error(`no training report: neither report.json in the work folder nor a training section in ${card}`);
+  return { history: training.history, best_epoch: training.best_epoch, calibration: training.calibration, torch: framework[1]!, threads: Number(framework[2]) };
 }
 
 export async function trainGru(spec: GruSpec): Promise<GruResult> {
