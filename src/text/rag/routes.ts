@@ -10,6 +10,7 @@ import { TextHttpError, textErrorHandler } from '../errors.js';
 import { ModelLoadError } from '../hub.js';
 import type { AskPipeline } from './ask/pipeline.js';
 import { checkQuestion } from './ask/guardrails.js';
+import { AskResponseSchema } from './ask-schema.js';
 import { RagBusyError, type RagService } from './service.js';
 import { EmbedderMismatchError, IndexLayoutError } from './store.js';
 
@@ -52,8 +53,11 @@ const answerSummary = (r: unknown) => {
   return { answer_type, confidence, llm_powered, sources };
 };
 
-export async function ragRoutes(app: FastifyInstance, opts: { service: Lazy<RagService>; pipeline: Lazy<AskPipeline> }) {
-  const { service, pipeline } = opts;
+type Service = Lazy<RagService>;
+type Pipeline = Lazy<AskPipeline>;
+
+/** The text domain's {detail} errors for the document search's own failures (the model, a busy index, Chroma down). */
+function ragErrors(app: FastifyInstance, service: Service) {
   app.setErrorHandler(
     textErrorHandler('Search failed', (err, request) => {
       if (err instanceof ModelLoadError)
@@ -74,8 +78,10 @@ export async function ragRoutes(app: FastifyInstance, opts: { service: Lazy<RagS
       .current()
       ?.then((s) => s.opts.store.forget())
       .catch(() => undefined);
-  const typed = app.withTypeProvider<ZodTypeProvider>();
+}
 
+/** POST /rag/index, an operator route (ADMIN_TOKEN, or loopback clients only). */
+async function indexRoute(app: FastifyInstance, service: Service) {
   // Indexing is an operator route (ADMIN_TOKEN, or loopback clients only); the rest of the scope is public.
   await app.register(async (operator) => {
     await guardOperatorRoutes(operator, app.config, (_status, message) => ({ detail: message }));
@@ -95,7 +101,11 @@ export async function ragRoutes(app: FastifyInstance, opts: { service: Lazy<RagS
       async (request) => (await service()).index({ full: request.body?.full ?? false }),
     );
   });
+}
 
+/** POST /rag/search. */
+async function searchRoute(app: FastifyInstance, service: Service) {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
   typed.post(
     '/rag/search',
     {
@@ -119,37 +129,16 @@ export async function ragRoutes(app: FastifyInstance, opts: { service: Lazy<RagS
       return { query, fusion, results: rerank ? await rag.searchReranked(query, top_k, fusion) : await rag.search(query, top_k, fusion) };
     },
   );
+}
 
-  // The answer's main fields; the rest of the response (context, entities, guardrails, timings...) is as described in
-  // docs/text.md.
-  const AskResponse = z.looseObject({
-    answer: z
-      .string()
-      .describe(
-        'a short span for a factoid question, one or two sentences for an open one (extractive), the LLM answer, or for a question about a document (who gave it, when) its author or date from documents.json',
-      ),
-    answer_type: z
-      .enum(['factoid', 'open', 'sentence'])
-      .describe(
-        'the kind of answer: factoid (a short span: who, when, where, how many, which X...), open (sentences: why, how, what did X say about Y...), or sentence (a factoid question answered with the sentence that holds the answer, because no short span of it was clearly right)',
-      ),
-    answer_passage: z
-      .string()
-      .nullable()
-      .describe('the sentence(s) of the documents the extractive answer comes from (for a factoid, the sentence holding the span); null for LLM answers'),
-    grounding_score: z
-      .number()
-      .nullable()
-      .describe('share of the LLM answer supported by the passages; null for extractive answers, copied from the passages by construction'),
-    confidence: z.enum(['high', 'medium', 'low']),
-    confidence_score: z.number(),
-  });
+const AskBody = z.strictObject({
+  question: z.string().describe('the question, 3 to 1,000 characters').meta({ example: 'What did Lyndon Johnson declare war on?' }),
+  top_k: z.int().min(1).max(20).default(5).describe('chunks to retrieve, 1 to 20'),
+});
 
-  const AskBody = z.strictObject({
-    question: z.string().describe('the question, 3 to 1,000 characters').meta({ example: 'What did Lyndon Johnson declare war on?' }),
-    top_k: z.int().min(1).max(20).default(5).describe('chunks to retrieve, 1 to 20'),
-  });
-
+/** POST /rag/ask. */
+async function askRoute(app: FastifyInstance, pipeline: Pipeline) {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
   typed.post(
     '/rag/ask',
     {
@@ -158,12 +147,16 @@ export async function ragRoutes(app: FastifyInstance, opts: { service: Lazy<RagS
         tags: ['rag'],
         summary: 'Answer a question from the documents (guardrails, rewriting, hybrid retrieval, grounding, confidence)',
         body: AskBody,
-        response: { 200: AskResponse, 400: Detail, 409: Detail, 503: Detail },
+        response: { 200: AskResponseSchema, 400: Detail, 409: Detail, 503: Detail },
       },
     },
     async (request) => (await pipeline()).ask(request.body.question, request.body.top_k),
   );
+}
 
+/** POST /rag/ask/stream: the same answer as Server-Sent Events. */
+async function askStreamRoute(app: FastifyInstance, pipeline: Pipeline) {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
   typed.post(
     '/rag/ask/stream',
     {
@@ -208,7 +201,11 @@ export async function ragRoutes(app: FastifyInstance, opts: { service: Lazy<RagS
       reply.raw.end();
     },
   );
+}
 
+/** POST /rag/topics. */
+async function topicsRoute(app: FastifyInstance, service: Service) {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
   typed.post(
     '/rag/topics',
     {
@@ -230,10 +227,24 @@ export async function ragRoutes(app: FastifyInstance, opts: { service: Lazy<RagS
       return found;
     },
   );
+}
 
+/** GET /rag/stats. */
+async function statsRoute(app: FastifyInstance, service: Service) {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
   typed.get(
     '/rag/stats',
     { schema: { tags: ['rag'], summary: 'Collection statistics', response: { 200: z.record(z.string(), z.unknown()), 503: Detail } } },
     async () => (await service()).stats(),
   );
+}
+
+export async function ragRoutes(app: FastifyInstance, opts: { service: Service; pipeline: Pipeline }) {
+  ragErrors(app, opts.service);
+  await indexRoute(app, opts.service);
+  await searchRoute(app, opts.service);
+  await askRoute(app, opts.pipeline);
+  await askStreamRoute(app, opts.pipeline);
+  await topicsRoute(app, opts.service);
+  await statsRoute(app, opts.service);
 }
