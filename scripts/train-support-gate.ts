@@ -54,6 +54,9 @@ async function record(parity: 0 | 1, out: string) {
       values.squad,
       async (app, questions) => {
         const asker = await app.rag.ask();
+        // The gate acts only where no learned decision is shipped (the decision replaces it): without this, with
+        // models/text/reader/answerability.json in place, no question reaches the gate and there is nothing to fit.
+        asker.useAnswerability(null);
         asker.useSupportGate(OPEN_GATE);
         const asked = questions.filter((q) => q.article % 2 === parity);
         for (const [i, q] of asked.entries()) {
