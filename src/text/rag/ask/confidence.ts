@@ -63,3 +63,5 @@ export function confidenceOf(similarities: number[], entityCoverage: number, sup
     (supported ? `, reader support ${factors.answer_support!.toFixed(2)}.` : '.');
   return { score, level: level, factors, explanation, retrieval_score: round(retrieval) };
 }
+
+export type ConfidenceOf = ReturnType<typeof confidenceOf>;

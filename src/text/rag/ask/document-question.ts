@@ -6,8 +6,6 @@
 import type { DocumentCatalogue, DocumentMeta } from '../documents.js';
 import { DELIVERED, GIVING, NUMBER_WORDS, SAYING_BASE, YEARS, lastName, sameLastName, sameName } from './lexical.js';
 
-export { sameLastName };
-
 /** Who gave a document, when, which documents one person gave, or how many documents (one person's or all). */
 export type DocumentFact = 'author' | 'date' | 'documents' | 'count';
 

@@ -1,0 +1,97 @@
+// The ask pipeline's response, as /rag/ask returns it: the answer with its passage and source, the confidence, what
+// the retrieval kept, the question as rewritten, what each guardrail decided, warnings and timings.
+import type { SearchHit } from '../service.js';
+import { type ConfidenceOf, confidenceOf } from './confidence.js';
+import type { AskContext } from './context.js';
+import { sameLastName } from './lexical.js';
+import type { PassageRef, ShownType } from './read-passages.js';
+
+export const NOT_FOUND = 'The document collection does not contain information to answer this question.';
+export const DOCUMENTS_NOTE = 'documents.json in the documents folder';
+
+/** What the step that answers (or refuses) adds to what the context holds. */
+export interface AnswerPart {
+  answer: string;
+  passage: PassageRef | null;
+  answerType: ShownType;
+  llm: boolean;
+  grounding: number | null;
+  confidence: ConfidenceOf;
+  warnings: string[];
+  /** The context's guardrails unless given. */
+  guardrails?: Record<string, unknown>;
+}
+
+export function responseOf(ctx: AskContext, a: AnswerPart) {
+  return {
+    answer: a.answer,
+    answer_type: a.answerType,
+    answer_passage: a.passage?.text ?? null,
+    answer_source: a.passage ? { source: a.passage.source, chunk_index: a.passage.chunk_index } : null,
+    confidence: a.confidence.level,
+    confidence_score: a.confidence.score,
+    confidence_factors: a.confidence.factors,
+    confidence_explanation: a.confidence.explanation,
+    grounding_score: a.grounding === null ? null : Math.round(a.grounding * 1e4) / 1e4,
+    sources: [...new Set(ctx.kept.map((h) => h.source))],
+    context: ctx.kept.map(({ text, source, chunk_index, start, end, semantic_score, bm25_score, combined_score, rerank_score }, i) => ({
+      number: i + 1,
+      text,
+      source,
+      chunk_index,
+      start,
+      end,
+      semantic_score,
+      bm25_score,
+      combined_score,
+      ...(rerank_score !== undefined ? { rerank_score } : {}),
+    })),
+    entities: ctx.entities,
+    entity_statistics: ctx.stats,
+    query: { original: ctx.original, rewritten: ctx.rewritten, changes: ctx.changes },
+    guardrails: a.guardrails ?? ctx.guardrails,
+    warnings: a.warnings,
+    llm_powered: a.llm,
+    timings_ms: ctx.timings,
+  };
+}
+
+export type AskResponse = ReturnType<typeof responseOf>;
+
+/** "Not in the collection", with the reason as a warning after those of the steps before. */
+export function notFound(ctx: AskContext, warning: string): AskResponse {
+  return responseOf(ctx, {
+    answer: NOT_FOUND,
+    passage: null,
+    answerType: ctx.tagged.answerType,
+    llm: false,
+    grounding: null,
+    confidence: confidenceOf([], 0),
+    warnings: [...ctx.warnings, warning],
+  });
+}
+
+const mentions = (text: string, entity: string) => text.toLowerCase().includes(entity.toLowerCase());
+
+export function entityStatistics(entities: string[], hits: SearchHit[]): Record<string, { chunks: number; sources: string[] }> {
+  return Object.fromEntries(
+    entities.map((e) => {
+      const found = hits.filter((h) => mentions(h.text, e));
+      return [e, { chunks: found.length, sources: [...new Set(found.map((h) => h.source))] }];
+    }),
+  );
+}
+
+/**
+ * Share of the hits that mention one of the question's entities (1 when the question names none). A chunk of a
+ * document "names" its author when the catalogue says who wrote it: a speech says "I", not the speaker's name.
+ */
+export function entityCoverage(entities: string[], hits: SearchHit[], authorOf: (source: string) => string | undefined = () => undefined): number {
+  if (!entities.length) return 1;
+  if (!hits.length) return 0;
+  const naming = hits.filter((h) => {
+    const author = authorOf(h.source);
+    return entities.some((e) => mentions(h.text, e) || (author !== undefined && sameLastName(e, author)));
+  });
+  return naming.length / hits.length;
+}
