@@ -2,14 +2,11 @@
 // question (its words' classes, its distance to the question's words, its likeness by word vectors to the head noun
 // and the verbs, its alignment with the words either side of the wh-phrase) and the standing of its sentence, each
 // computed under its name (the model's own list of names orders them, features.ts).
-import { type Span, type Term, TYPED, fit, isNominal, render, spansOf } from './extractive.js';
+import { type Span, type Term, TYPED, fit, isNominal, spansOf } from './extractive.js';
 import { oneHot, prefixed } from './features.js';
 import { HEAD_KIND_NAMES, type QuestionInfo, type QuestionWord, QUESTION_TYPES, WH_WORDS, lowerWord } from './reader-question.js';
 import { COMMON_ROWS, type SentenceFeatures } from './sentence-features.js';
 import { type WordTable, loadWordTable } from './word-vectors.js';
-
-/** Longest answer span considered, in words (95% of SQuAD answers are at most 10 words). */
-export const MAX_SPAN = 10;
 
 /** Word classes of a span's boundary words. */
 const CLASSES = ['ProperNoun', 'Noun', 'Value', 'Date', 'Adjective', 'Verb', 'Adverb', 'Determiner', 'Preposition', 'Conjunction', 'Pronoun'] as const;
@@ -104,36 +101,6 @@ export interface SentenceStanding {
   score: number;
   rank: number;
   gap: number;
-}
-
-export interface SpanCandidate extends Span {
-  text: string;
-}
-
-const isPunct = (t: Term) => !/[\p{L}\p{N}]/u.test(t.text);
-const HARD_BREAK = /[;:()"[\]]/;
-
-/**
- * Candidate answer spans of a sentence: word runs of at most MAX_SPAN words that do not start or end with a
- * determiner, preposition, conjunction or punctuation, do not cross ; : ( ) or quotes, and are not only question words
- * and stop words.
- */
-export function spanCandidates(terms: Term[], q: QuestionInfo): SpanCandidate[] {
-  const out: SpanCandidate[] = [];
-  const edge = (t: Term) => !isPunct(t) && !t.tags.has('Determiner') && !t.tags.has('Preposition') && !t.tags.has('Conjunction');
-  for (let from = 0; from < terms.length; from++) {
-    if (!edge(terms[from]!)) continue;
-    let onlyQuestion = true;
-    for (let to = from + 1; to <= Math.min(terms.length, from + MAX_SPAN); to++) {
-      const last = terms[to - 1]!;
-      // Stop words ("is", "of") add nothing to the question's own words ("Monroe Doctrine is"), a number or a name does.
-      const adds = last.stem ? !q.stems.has(last.stem) : ['Value', 'ProperNoun', 'Acronym'].some((tag) => last.tags.has(tag));
-      if (adds) onlyQuestion = false;
-      if (edge(last) && !onlyQuestion) out.push({ from, to, text: render(terms, { from, to }) });
-      if (HARD_BREAK.test(last.post) || HARD_BREAK.test(terms[to]?.pre ?? '')) break;
-    }
-  }
-  return out;
 }
 
 /** The largest of xs[from..to) (0 for an empty range; the range is clipped to the sentence). */
