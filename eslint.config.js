@@ -18,6 +18,14 @@ export default tseslint.config(
     },
   },
   {
+    // The shape of the code (CONVENTIONS.md): no file in src over 400 lines, no function over 80.
+    files: ['src/**/*.ts'],
+    rules: {
+      'max-lines': ['error', { max: 400 }],
+      'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  {
     // Tests read JSON bodies (typed any) field by field; the unsafe-any rules would only add casts there.
     files: ['test/**/*.ts'],
     rules: {

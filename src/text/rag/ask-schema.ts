@@ -67,7 +67,13 @@ export const AskResponseSchema = z
     sources: z.array(z.string()).describe('the documents of the passages kept'),
     context: z.array(ContextPassage).describe('the passages kept after the relevance check, best first'),
     entities: z
-      .object({ people: z.array(z.string()), places: z.array(z.string()), organizations: z.array(z.string()), dates: z.array(z.string()), numbers: z.array(z.string()) })
+      .object({
+        people: z.array(z.string()),
+        places: z.array(z.string()),
+        organizations: z.array(z.string()),
+        dates: z.array(z.string()),
+        numbers: z.array(z.string()),
+      })
       .describe('what the question names'),
     entity_statistics: z
       .record(z.string(), z.object({ chunks: z.int(), sources: z.array(z.string()) }))
