@@ -41,7 +41,7 @@ function confidenceInWords(factors: Record<string, number>, passages: number): s
     `${passages} passage${passages === 1 ? '' : 's'} used, matching the question's meaning at ${factors.retrieval_quality!.toFixed(2)} on average (0 to 1)`,
     `${Math.round(factors.entity_coverage! * 100)}% of them naming what the question names`,
   ];
-  if (factors.answer_support !== undefined) parts.push(`the reader's estimate that this answer is right: ${Math.round(factors.answer_support * 100)}%`);
+  if (factors.answer_support !== undefined) parts.push(`the reader's score for this answer: ${Math.round(factors.answer_support * 100)} of 100`);
   return `${parts.join('; ')}.`;
 }
 
