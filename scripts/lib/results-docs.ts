@@ -398,8 +398,43 @@ const qaReader: Record<string, View> = {
   }),
 };
 
+interface QaSupport {
+  settings: { rareWord: number };
+  answerable: number;
+  unanswerable: number;
+  false_not_found: number;
+  false_not_found_relevance: number;
+  caught: number;
+  caught_by_relevance: number;
+  rare_word_sweep: { rare_word: number | string; false_not_found: number; caught: number }[];
+}
+
+const qaSupport: Record<string, View> = {
+  table: view<QaSupport>((x) => {
+    const rule = x.rare_word_sweep.find((r) => r.rare_word === x.settings.rareWord)!;
+    return table(
+      ['SQuAD odd articles, two folds, no LLM', 'relevance filter only', 'the support rule alone', 'the service (the rule, then the learned decision)'],
+      [
+        [
+          `answerable questions answered "not in the collection" (${int(x.answerable)})`,
+          fixed(x.false_not_found_relevance, 3),
+          fixed(rule.false_not_found, 3),
+          fixed(x.false_not_found, 3),
+        ],
+        [
+          `unanswerable questions answered "not in the collection" (${int(x.unanswerable)})`,
+          fixed(x.caught_by_relevance, 3),
+          fixed(rule.caught, 3),
+          fixed(x.caught, 3),
+        ],
+      ],
+    );
+  }),
+};
+
 export const VIEWS: Record<string, Record<string, View>> = {
   'qa-reader-dev': qaReader,
+  'qa-support': qaSupport,
   'bench-mixed': mixed,
   'bench-soak': soak,
   'bench-soak-long-texts': soak,
