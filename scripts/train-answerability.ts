@@ -8,12 +8,22 @@
 //   right over the collections, SQuAD 2.0 F1 breaking ties; the confidence levels are the terciles of the answered
 //   questions' probabilities there.
 // The test halves and SQuAD 2.0's test articles are never read. Writes models/text/reader/answerability.json and
-// docs/results/answerability.json. Deterministic: the same index and pipeline give the same file.
+// docs/results/answerability.json. The fit has no random state, but the passages' similarity scores vary slightly
+// between index builds, so a re-run need not give the same file byte for byte.
+// With --evaluate-only, the shipped model is scored on the same rows and only docs/results/answerability.json is
+// written, with how far a fresh fit lands from the shipped one (its threshold and its largest weight difference).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { fromRoot } from '../src/infra/paths.js';
-import { ANSWERABILITY_FEATURES, ANSWERABILITY_FILE, type Answerability, answerabilityProbability } from '../src/text/rag/ask/answerability.js';
+import {
+  ANSWERABILITY_FEATURES,
+  ANSWERABILITY_FILE,
+  type Answerability,
+  answerabilityProbability,
+  loadAnswerability,
+} from '../src/text/rag/ask/answerability.js';
 import { fitLogistic } from './lib/ml/logistic.js';
 import { writeResults } from './lib/results.js';
 import {
@@ -32,6 +42,7 @@ import { ANSWER_EVERY_READING } from './lib/text/reader-diagnosis.js';
 
 /** A decision that answers every reading: its features are recorded, its verdict is always yes. */
 const OPEN = ANSWER_EVERY_READING;
+const evaluateOnly = parseArgs({ options: { 'evaluate-only': { type: 'boolean', default: false } } }).values['evaluate-only'];
 
 interface Row {
   set: 'squad2' | 'collection';
@@ -100,55 +111,76 @@ const fitted = fitLogistic(
   fit.map((r) => r.answeredScore),
   { l2: 0.01, iterations: 4000, rate: 0.5 },
 );
-const probability = (r: Row) => (r.x ? answerabilityProbability({ ...OPEN, ...fitted }, r.x) : -1);
+const shipped = evaluateOnly ? loadAnswerability() : null;
+const round = (x: number) => Math.round(x * 1e4) / 1e4;
+const gridOf = () => Array.from({ length: 19 }, (_, i) => Math.round((0.05 + i * 0.05) * 100) / 100);
 
-/** Mean score of a set's choosing rows when readings from `t` are answered. */
-const scoreAt = (set: Row['set'], t: number) => {
-  const of = rows.filter((r) => r.role === 'choose' && r.set === set);
-  return of.reduce((s, r) => s + (probability(r) >= t ? r.answeredScore : r.refusedScore), 0) / of.length;
-};
-const grid = Array.from({ length: 19 }, (_, i) => Math.round((0.05 + i * 0.05) * 100) / 100);
-const table = grid.map((t) => ({ threshold: t, squad2_f1: scoreAt('squad2', t), collections_right: scoreAt('collection', t) }));
-// The users' own kinds of document come first: the best share right over the collections' development halves, and of
-// equal ones the best SQuAD 2.0 F1 (SQuAD 2.0 rewards refusing: its unanswerable questions are half of it).
-const best = table.reduce((a, b) =>
-  b.collections_right > a.collections_right || (b.collections_right === a.collections_right && b.squad2_f1 > a.squad2_f1) ? b : a,
-);
+/** The threshold sweep of a model's probabilities over the choosing rows. */
+function sweep(weights: Omit<Answerability, 'threshold' | 'levels'>) {
+  const probability = (r: Row) => (r.x ? answerabilityProbability({ ...OPEN, ...weights }, r.x) : -1);
+  /** Mean score of a set's choosing rows when readings from `t` are answered. */
+  const scoreAt = (set: Row['set'], t: number) => {
+    const of = rows.filter((r) => r.role === 'choose' && r.set === set);
+    return of.reduce((s, r) => s + (probability(r) >= t ? r.answeredScore : r.refusedScore), 0) / of.length;
+  };
+  const table = gridOf().map((t) => ({ threshold: t, squad2_f1: scoreAt('squad2', t), collections_right: scoreAt('collection', t) }));
+  // The users' own kinds of document come first: the best share right over the collections' development halves, and of
+  // equal ones the best SQuAD 2.0 F1 (SQuAD 2.0 rewards refusing: its unanswerable questions are half of it).
+  const best = table.reduce((a, b) =>
+    b.collections_right > a.collections_right || (b.collections_right === a.collections_right && b.squad2_f1 > a.squad2_f1) ? b : a,
+  );
+  return { probability, scoreAt, table, best };
+}
+
+const fresh = sweep({ features: ANSWERABILITY_FEATURES, ...fitted });
+const used = shipped ? sweep(shipped) : fresh;
+const threshold = shipped ? shipped.threshold : fresh.best.threshold;
+const chosenRow = { threshold, squad2_f1: used.scoreAt('squad2', threshold), collections_right: used.scoreAt('collection', threshold) };
 const answered = rows
-  .filter((r) => r.role === 'choose' && probability(r) >= best.threshold)
-  .map(probability)
+  .filter((r) => r.role === 'choose' && used.probability(r) >= threshold)
+  .map(used.probability)
   .sort((a, b) => a - b);
 const tercile = (q: number) => Math.round(answered[Math.floor(q * (answered.length - 1))]! * 1e4) / 1e4;
-const model: Answerability = {
+const model: Answerability = shipped ?? {
   features: ANSWERABILITY_FEATURES,
   ...fitted,
-  threshold: best.threshold,
+  threshold,
   levels: { high: tercile(2 / 3), medium: tercile(1 / 3) },
 };
-const round = (x: number) => Math.round(x * 1e4) / 1e4;
 const results = {
+  model: shipped ? `the shipped ${ANSWERABILITY_FILE}` : 'fitted by this run',
   fit_rows: fit.length,
   choose_rows: rows.filter((r) => r.role === 'choose').length,
   never_read: rows.filter((r) => !r.x).length,
-  thresholds: table.map((t) => ({ threshold: t.threshold, squad2_f1: round(t.squad2_f1), collections_right: round(t.collections_right) })),
-  chosen: { threshold: best.threshold, squad2_f1: round(best.squad2_f1), collections_right: round(best.collections_right) },
-  answering_everything_read: { squad2_f1: round(scoreAt('squad2', 0)), collections_right: round(scoreAt('collection', 0)) },
+  thresholds: used.table.map((t) => ({ threshold: t.threshold, squad2_f1: round(t.squad2_f1), collections_right: round(t.collections_right) })),
+  chosen: { threshold, squad2_f1: round(chosenRow.squad2_f1), collections_right: round(chosenRow.collections_right) },
+  answering_everything_read: { squad2_f1: round(used.scoreAt('squad2', 0)), collections_right: round(used.scoreAt('collection', 0)) },
+  ...(shipped
+    ? {
+        refit: {
+          threshold: fresh.best.threshold,
+          largest_weight_difference: round(Math.max(Math.abs(fitted.bias - shipped.bias), ...fitted.weights.map((w, i) => Math.abs(w - shipped.weights[i]!)))),
+        },
+      }
+    : {}),
 };
-writeFileSync(
-  fromRoot(ANSWERABILITY_FILE),
-  `${JSON.stringify(
-    {
-      name: 'answerability',
-      task: 'whether the answer the reader shows is right, or the answer should be "not in the collection" (src/text/rag/ask/answerability.ts)',
-      data: 'fit: SQuAD 2.0 fitting articles and the development halves of eval/collections; threshold: SQuAD 2.0 development articles and those halves; never the test halves or test articles',
-      command: 'npm run train:answerability',
-      model,
-      results,
-    },
-    null,
-    2,
-  )}\n`,
-);
-console.log(`\nthreshold ${best.threshold}: SQuAD 2.0 dev F1 ${round(best.squad2_f1)}, collections dev right ${round(best.collections_right)}`);
+if (!shipped)
+  writeFileSync(
+    fromRoot(ANSWERABILITY_FILE),
+    `${JSON.stringify(
+      {
+        name: 'answerability',
+        task: 'whether the answer the reader shows is right, or the answer should be "not in the collection" (src/text/rag/ask/answerability.ts)',
+        data: 'fit: SQuAD 2.0 fitting articles and the development halves of eval/collections; threshold: SQuAD 2.0 development articles and those halves; never the test halves or test articles',
+        command: 'npm run train:answerability',
+        model,
+        results,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+console.log(`\nthreshold ${threshold}: SQuAD 2.0 dev F1 ${round(chosenRow.squad2_f1)}, collections dev right ${round(chosenRow.collections_right)}`);
 console.log(`(answering every reading: ${JSON.stringify(results.answering_everything_read)}); levels ${JSON.stringify(model.levels)}`);
-console.log(`wrote ${ANSWERABILITY_FILE} and ${writeResults('answerability', results)}`);
+if (shipped) console.log(`a fresh fit: ${JSON.stringify(results.refit)}`);
+console.log(`wrote ${shipped ? '' : `${ANSWERABILITY_FILE} and `}${writeResults('answerability', results)}`);

@@ -8,14 +8,16 @@
 // J). The two halves are asked in parallel (two child processes). Writes models/text/reader/support-gate.json and
 // docs/results/support-gate.json. The fit has no random state, but the passages' similarity scores vary slightly
 // between index builds: a re-run gives the same threshold, weights within about 0.01 and a table within one question.
+// With --evaluate-only, the shipped gate is scored on the same questions and only docs/results/support-gate.json is
+// written, with how far a fresh fit lands from the shipped one (its threshold and its largest weight difference).
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fromRoot } from '../src/infra/paths.js';
-import { GATE_FEATURES, SUPPORT_GATE_FILE, type SupportGate, gateProbability } from '../src/text/rag/ask/support-gate.js';
-import { fitLogistic } from './lib/ml/logistic.js';
+import { GATE_FEATURES, SUPPORT_GATE_FILE, type SupportGate, gateProbability, loadSupportGate } from '../src/text/rag/ask/support-gate.js';
+import { fitLogistic, openModel } from './lib/ml/logistic.js';
 import { writeResults } from './lib/results.js';
 import { withSquadCollection } from './lib/text/squad-collection.js';
 import { bestF1 } from './lib/text/squad-eval.js';
@@ -25,6 +27,7 @@ const { values } = parseArgs({
     squad: { type: 'string', default: 'data/datasets/squad/dev-v1.1-part-a.json' },
     half: { type: 'string' },
     out: { type: 'string' },
+    'evaluate-only': { type: 'boolean', default: false },
   },
 });
 
@@ -38,14 +41,7 @@ interface Row {
 }
 
 /** A gate that answers every question it applies to, so that each one's features and answer are recorded. */
-const OPEN_GATE: SupportGate = {
-  features: GATE_FEATURES,
-  mean: GATE_FEATURES.map(() => 0),
-  scale: GATE_FEATURES.map(() => 1),
-  weights: GATE_FEATURES.map(() => 0),
-  bias: 0,
-  threshold: 0,
-};
+const OPEN_GATE: SupportGate = openModel(GATE_FEATURES);
 
 async function record(parity: 0 | 1, out: string) {
   const rows: Row[] = [];
@@ -101,7 +97,15 @@ if (values.half) {
     train.map((r) => r.features!),
     train.map((r) => (r.answerable ? 1 : 0)),
   );
-  const gateAt = (threshold: number): SupportGate => ({ features: GATE_FEATURES, ...fitted, threshold });
+  const shipped = values['evaluate-only'] ? loadSupportGate() : null;
+  const gateAt = (threshold: number, weights = shipped ?? fitted): SupportGate => ({
+    features: GATE_FEATURES,
+    mean: weights.mean,
+    scale: weights.scale,
+    weights: weights.weights,
+    bias: weights.bias,
+    threshold,
+  });
   const round = (x: number) => Math.round(x * 1e4) / 1e4;
   const outcome = (rows: Row[], gate: SupportGate | null) => {
     // Without a gate, every gate case is refused (the rule alone).
@@ -121,8 +125,15 @@ if (values.half) {
   const sweep = thresholds.map((threshold) => ({ threshold, ...outcome(odd, gateAt(threshold)) }));
   const withoutJ = ({ youden: _, ...o }: ReturnType<typeof outcome>) => o;
   // On a tie, the higher threshold: between two equally good gates, the one that answers "not in the collection" more.
-  const best = sweep.reduce((b, s) => (s.youden >= b.youden - 1e-12 ? s : b));
+  const bestOf = (rows: typeof sweep) => rows.reduce((b, s) => (s.youden >= b.youden - 1e-12 ? s : b));
+  const best = shipped ? { threshold: shipped.threshold } : bestOf(sweep);
+  const refit = shipped && {
+    threshold: bestOf(thresholds.map((threshold) => ({ threshold, ...outcome(odd, gateAt(threshold, fitted)) }))).threshold,
+    largest_weight_difference: round(Math.max(Math.abs(fitted.bias - shipped.bias), ...fitted.weights.map((w, i) => Math.abs(w - shipped.weights[i]!)))),
+  };
   const results = {
+    model: shipped ? `the shipped ${SUPPORT_GATE_FILE}` : 'fitted by this run',
+    ...(refit ? { refit } : {}),
     data: values.squad,
     features: GATE_FEATURES,
     training_rows: train.length,
@@ -137,26 +148,28 @@ if (values.half) {
     },
     even_half: { rule_alone: withoutJ(outcome(even, null)), with_gate: withoutJ(outcome(even, gateAt(best.threshold))) },
   };
-  writeFileSync(
-    fromRoot(SUPPORT_GATE_FILE),
-    `${JSON.stringify(
-      {
-        name: 'support-gate',
-        task: 'whether the passages support a question that the support rule refuses for missing words only (src/text/rag/ask/support-gate.ts)',
-        data: 'SQuAD v1.1 development set, part a; even-numbered articles for the weights, odd-numbered for the threshold; never the reverse',
-        command: 'npm run train:support-gate',
-        model: gateAt(best.threshold),
-        results,
-      },
-      null,
-      2,
-    )}\n`,
-  );
+  if (!shipped)
+    writeFileSync(
+      fromRoot(SUPPORT_GATE_FILE),
+      `${JSON.stringify(
+        {
+          name: 'support-gate',
+          task: 'whether the passages support a question that the support rule refuses for missing words only (src/text/rag/ask/support-gate.ts)',
+          data: 'SQuAD v1.1 development set, part a; even-numbered articles for the weights, odd-numbered for the threshold; never the reverse',
+          command: 'npm run train:support-gate',
+          model: gateAt(best.threshold),
+          results,
+        },
+        null,
+        2,
+      )}\n`,
+    );
   console.log(`\n| SQuAD odd-numbered articles | false not-found | caught | answerable F1 |\n|---|---|---|---|`);
   for (const [name, o] of [
     ['support rule alone', results.odd_half.rule_alone],
     [`with the gate (threshold ${best.threshold})`, results.odd_half.with_gate],
   ] as const)
     console.log(`| ${name} | ${o.false_not_found} | ${o.caught} | ${o.answerable_f1} |`);
-  console.log(`\nwrote ${SUPPORT_GATE_FILE} and ${writeResults('support-gate', results)}`);
+  if (refit) console.log(`a fresh fit: ${JSON.stringify(refit)}`);
+  console.log(`\nwrote ${shipped ? '' : `${SUPPORT_GATE_FILE} and `}${writeResults('support-gate', results)}`);
 }

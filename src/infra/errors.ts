@@ -174,7 +174,7 @@ async function errorsPlugin(app: FastifyInstance, opts: ErrorHandlerOptions) {
       return reply
         .code(503)
         .header('retry-after', err.retryAfterS)
-        .send({ error: 'ServiceUnavailable', message: err.message, details: { retry_after_s: err.retryAfterS } });
+        .send({ error: 'ServiceUnavailable', message: err.message, details: { retry_after_s: err.retryAfterS, request_id: request.id } });
     }
     if (err instanceof AppError) {
       const { internal } = err;

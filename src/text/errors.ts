@@ -57,7 +57,7 @@ export function textErrorHandler(failure: string, domain: (err: FastifyError, re
       return reply.code(client.status).send({ detail, ...(client.status === 400 ? { reason: client.message } : {}) });
     }
     if (err instanceof WorkersBusyError)
-      return reply.code(503).header('retry-after', err.retryAfterS).send({ detail: err.message, retry_after_s: err.retryAfterS });
+      return reply.code(503).header('retry-after', err.retryAfterS).send({ detail: err.message, retry_after_s: err.retryAfterS, request_id: request.id });
     const known = err instanceof TextHttpError ? err : domain(err, request);
     if (known) {
       // A 500 names the request, so that its log line (which has the cause) can be found.

@@ -70,7 +70,11 @@ describe('explanations under load', () => {
       expect(codes.every((c) => c === 200 || c === 503)).toBe(true);
       const refused = responses.find((r) => r.statusCode === 503)!;
       expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-      expect(refused.json()).toMatchObject({ error: expect.any(String), message: expect.stringMatching(/busy/i) });
+      expect(refused.json()).toMatchObject({
+        error: expect.any(String),
+        message: expect.stringMatching(/busy/i),
+        details: { request_id: refused.headers['x-request-id'] },
+      });
       const again = await app.inject({ method: 'POST', url: '/api/explain', payload: passenger(20) });
       expect(again.statusCode).toBe(200);
     } finally {

@@ -474,7 +474,11 @@ describe('/rag/ask when the worker queue is full', () => {
     const refused = await app.inject({ method: 'POST', url: '/rag/ask', payload: question });
     expect(refused.statusCode).toBe(503);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    expect(refused.json()).toMatchObject({ detail: expect.stringMatching(/busy/i), retry_after_s: expect.any(Number) });
+    expect(refused.json()).toMatchObject({
+      detail: expect.stringMatching(/busy/i),
+      retry_after_s: expect.any(Number),
+      request_id: refused.headers['x-request-id'],
+    });
     await Promise.all([busy, queued]);
     const again = await app.inject({ method: 'POST', url: '/rag/ask', payload: question });
     expect(again.statusCode).toBe(200);

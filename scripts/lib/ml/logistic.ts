@@ -8,6 +8,21 @@ export interface LogisticModel {
   bias: number;
 }
 
+/**
+ * A model that says yes to everything, over the given features: zero weights and bias (probability 0.5), threshold 0.
+ * Training scripts put it in place of a learned decision so that every case is answered and its features recorded.
+ */
+export function openModel<F extends readonly string[]>(features: F) {
+  return {
+    features,
+    mean: features.map(() => 0),
+    scale: features.map(() => 1),
+    weights: features.map(() => 0),
+    bias: 0,
+    threshold: 0,
+  };
+}
+
 export function fitLogistic(X: number[][], y: number[], { l2 = 0.01, iterations = 3000, rate = 0.5 } = {}): LogisticModel {
   const n = X.length;
   const d = X[0]!.length;

@@ -9,6 +9,7 @@
 // Writes docs/results/qa-reader-dev.json.
 import { join } from 'node:path';
 import { ANSWERABILITY_FEATURES, type Answerability } from '../../../src/text/rag/ask/answerability.js';
+import { openModel } from '../ml/logistic.js';
 import { writeResults } from '../results.js';
 import {
   type AskOutcome,
@@ -24,15 +25,7 @@ import {
 } from './collections-eval.js';
 
 /** A decision that answers every reading. */
-export const ANSWER_EVERY_READING: Answerability = {
-  features: ANSWERABILITY_FEATURES,
-  mean: ANSWERABILITY_FEATURES.map(() => 0),
-  scale: ANSWERABILITY_FEATURES.map(() => 1),
-  weights: ANSWERABILITY_FEATURES.map(() => 0),
-  bias: 0,
-  threshold: 0,
-  levels: { high: 1, medium: 1 },
-};
+export const ANSWER_EVERY_READING: Answerability = { ...openModel(ANSWERABILITY_FEATURES), levels: { high: 1, medium: 1 } };
 
 export const KINDS = [
   'right',
