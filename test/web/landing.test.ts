@@ -21,6 +21,8 @@ describe('landing page headline figures', () => {
     const page = text((await app.inject({ url: '/' })).body);
     const sentiment = json('models/text/sentiment/model-card.json').metrics;
     const emotion = json('models/text/emotion/model-card.json').metrics;
+    expect(page).toContain(`movie-review sentences (SST-2, development split) ${percent(sentiment.sst2_dev.accuracy)}`);
+    expect(page).toContain(`tweets on every topic (TweetEval, validation split) ${percent(sentiment.tweeteval_validation.macro_recall)}`);
     expect(page).toContain(`financial tweets (development split) ${percent(sentiment.twitter_valid.accuracy)}`);
     expect(page).toContain(`(all annotators agree) ${percent(sentiment.phrasebank_AllAgree.accuracy)}`);
     expect(page).toContain(`(GoEmotions) ${percent(sentiment.goemotions_dev_single.accuracy)}`);
