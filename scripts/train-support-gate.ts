@@ -133,6 +133,7 @@ if (values.half) {
   };
   const results = {
     model: shipped ? `the shipped ${SUPPORT_GATE_FILE}` : 'fitted by this run',
+    threshold: best.threshold,
     ...(refit ? { refit } : {}),
     data: values.squad,
     features: GATE_FEATURES,

@@ -474,7 +474,23 @@ const qaSupport: Record<string, View> = {
   }),
 };
 
+interface Refit {
+  chosen: { threshold: number };
+  refit?: { threshold: number; largest_weight_difference: number };
+}
+/** How far a fresh fit lands from the shipped model (the --evaluate-only runs of train:answerability and train:support-gate). */
+const refit: Record<string, View> = {
+  refit: view<Refit & { threshold?: number }>((x) => {
+    if (!x.refit) throw new Error('no refit: the file was written by a training run, not by --evaluate-only');
+    const shipped = x.chosen?.threshold ?? x.threshold;
+    const threshold = x.refit.threshold === shipped ? `the same threshold (${shipped})` : `threshold ${x.refit.threshold} (shipped: ${shipped})`;
+    return `${threshold}, its weights within ${x.refit.largest_weight_difference} of the shipped ones`;
+  }),
+};
+
 export const VIEWS: Record<string, Record<string, View>> = {
+  answerability: refit,
+  'support-gate': refit,
   'qa-reader-dev': qaReader,
   'qa-support': qaSupport,
   'bench-mixed': mixed,
