@@ -488,9 +488,29 @@ const refit: Record<string, View> = {
   }),
 };
 
+interface SupportGateResults {
+  threshold: number;
+  odd_half: Record<'rule_alone' | 'with_gate', { false_not_found: number; caught: number; answerable_f1: number }>;
+}
+const supportGate: Record<string, View> = {
+  ...refit,
+  table: view<SupportGateResults>((x) =>
+    table(
+      ['SQuAD odd articles, two folds, no LLM', 'false "not in the collection"', 'caught', 'F1 of the answerable'],
+      [
+        ['support rule alone', x.odd_half.rule_alone],
+        [`with the gate (threshold ${x.threshold})`, x.odd_half.with_gate],
+      ].map(([name, o]) => {
+        const r = o as SupportGateResults['odd_half']['rule_alone'];
+        return [name as string, fixed(r.false_not_found, 3), fixed(r.caught, 3), fixed(r.answerable_f1, 3)];
+      }),
+    ),
+  ),
+};
+
 export const VIEWS: Record<string, Record<string, View>> = {
   answerability: refit,
-  'support-gate': refit,
+  'support-gate': supportGate,
   'qa-reader-dev': qaReader,
   'qa-support': qaSupport,
   'bench-mixed': mixed,
