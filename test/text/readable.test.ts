@@ -64,6 +64,37 @@ describe('documents as a reader reads them', () => {
     expect(paragraphs).toContain('another item.');
   });
 
+  it('reads plain text without its rule lines: an underlined heading opens the prose under it, a section break ends a paragraph', () => {
+    const text = [
+      'Package Notes',
+      '=============',
+      '',
+      'Installation',
+      '------------',
+      '',
+      'The package installs into /opt by default,',
+      'and it can be moved.',
+      '',
+      'The end of part one.',
+      '',
+      '* * *',
+      '',
+      'Part two begins here.',
+    ].join('\n');
+    const read = readableText(text);
+    expect(read).not.toMatch(/={3}|-{3}|\* \* \*/);
+    const paragraphs = read.split(/\n\s*\n/).map((p) => p.trim());
+    // A heading with another heading right under it stands alone; the last one runs into its prose.
+    expect(paragraphs).toEqual([
+      'Package Notes.',
+      'Installation: The package installs into /opt by default,\nand it can be moved.',
+      'The end of part one.',
+      'Part two begins here.',
+    ]);
+    // A sentence that ends with a stop above a rule is not a heading: the rule only ends its paragraph.
+    expect(readableText('Thanks for reading.\n-----\nMore text.').split(/\n\s*\n/)).toEqual(['Thanks for reading.', 'More text.']);
+  });
+
   it('leaves plain text exactly as it is: a book chapter, licences, the sample addresses', () => {
     const plain = [
       'It was a truth universally acknowledged.\n\n    An indented line is not code here.\n\n1. A numbered line.',

@@ -4,8 +4,10 @@
 // - a code block stays, without its fences, as a paragraph of its own (a command or a value can be the answer);
 // - a table row becomes one sentence naming each cell by its column ("Option: schemaTable. Required: Optional.");
 // - links keep their text, images their alt text; emphasis, inline-code backticks and HTML tags go.
-// Plain text (a book, a licence, a transcript) is left exactly as it is: only a document that looks like Markdown is
-// parsed (marked's lexer), because Markdown rules misread plain text (an indented line is code there).
+// Plain text (a book, a licence, a transcript) is left as it is but for its rule lines ("=====", "-----", "*****"),
+// which carry no words: a rule under a one-line heading opens the prose that follows with the heading, as in Markdown,
+// and any other rule ends a paragraph. Only a document that looks like Markdown is parsed (marked's lexer), because
+// Markdown rules misread plain text (an indented line is code there).
 import { type Token, type Tokens, Lexer } from 'marked';
 
 /** Signs of Markdown: a fence, an ATX heading, a table separator row, a link or an HTML tag of the usual kinds. */
@@ -105,8 +107,46 @@ function blocks(tokens: Token[]): string[] {
   return out;
 }
 
-/** The document as plain paragraphs separated by blank lines (Markdown), or unchanged (anything else). */
+/** A line made of one repeated mark (at least three, spaced or not), such as a heading's underline or a section break. */
+const RULE = /^[ \t]*([=\-*~_#+])(?:[ \t]*\1){2,}[ \t]*$/;
+const blank = (line: string | undefined) => line === undefined || line.trim() === '';
+
+/**
+ * Plain text without its rule lines. A one-line heading over a rule ("1. Definitions" over "-----") opens the next
+ * paragraph ("1. Definitions: 1.1. ..."), or stands as a sentence of its own when another heading follows it; any
+ * other rule becomes a paragraph break.
+ */
+function withoutRules(text: string): string {
+  const lines = text.split('\n');
+  if (!lines.some((line) => RULE.test(line))) return text;
+  const isHeading = (i: number) =>
+    !blank(lines[i]) && !RULE.test(lines[i]!) && (i === 0 || blank(lines[i - 1])) && RULE.test(lines[i + 1] ?? '') && !/[.!?;:]\s*$/.test(lines[i]!);
+  const out: string[] = [];
+  let pending: string | null = null;
+  const flush = () => {
+    if (pending !== null) out.push(`${pending}.`, '');
+    pending = null;
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (isHeading(i)) {
+      flush();
+      pending = line.trim();
+      i++; // its underline
+    } else if (RULE.test(line)) {
+      flush();
+      if (!blank(out[out.length - 1])) out.push('');
+    } else if (pending !== null && !blank(line)) {
+      out.push(`${pending}: ${line.trimStart()}`);
+      pending = null;
+    } else if (pending === null) out.push(line);
+  }
+  flush();
+  return out.join('\n');
+}
+
+/** The document as plain paragraphs separated by blank lines (Markdown), or without its rule lines (anything else). */
 export function readableText(text: string): string {
-  if (!looksLikeMarkdown(text)) return text;
+  if (!looksLikeMarkdown(text)) return withoutRules(text);
   return blocks(new Lexer({ gfm: true }).lex(text.replace(/\r\n?/g, '\n'))).join('\n\n');
 }
