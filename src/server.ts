@@ -5,6 +5,7 @@ import { buildApp } from './app.js';
 import { ConfigError, ensureDataDirs, loadConfig } from './infra/config.js';
 import { DirLock, DirLockedError } from './infra/dir-lock.js';
 import { operatorMode } from './infra/operator-access.js';
+import { fromRoot } from './infra/paths.js';
 import { applyMemoryFlags } from './infra/v8-memory.js';
 
 /** The signals that ask the service to stop. */
@@ -73,7 +74,7 @@ async function main() {
   await app.listen({ port: config.PORT, host: config.HOST });
   const { port } = app.server.address() as { port: number };
   const host = ['0.0.0.0', '::', ''].includes(config.HOST) ? '127.0.0.1' : config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
-  serviceLock.update({ url: `http://${host}:${port}` });
+  serviceLock.update({ url: `http://${host}:${port}`, docsDir: fromRoot(config.DOCS_DIR) });
   // The database and the document index open after the port is up: PGlite's first start takes seconds.
   app.movies.start().catch((err: unknown) => app.log.error({ err }, 'movie collection unavailable'));
   app.rag.start().catch((err: unknown) => app.log.error({ err }, 'document search unavailable'));

@@ -14,6 +14,8 @@ export interface LockOwner {
   command: string;
   /** Where the owning service answers, once it listens. */
   url?: string;
+  /** The folder of documents the owning service indexes (absolute), so that a CLI can tell whether it is the one meant. */
+  docsDir?: string;
   since: string;
 }
 
@@ -136,7 +138,7 @@ export class DirLock {
   }
 
   /** Rewrites the owner record (the service adds its URL once it listens); the lock stays held throughout. */
-  update(patch: Partial<Pick<LockOwner, 'url' | 'command'>>): void {
+  update(patch: Partial<Pick<LockOwner, 'url' | 'command' | 'docsDir'>>): void {
     if (this.released) return;
     this.owner = { ...this.owner, ...patch };
     const tmp = `${this.path}.${process.pid}.tmp`;

@@ -86,7 +86,7 @@ describe('the command-line tools beside a running service', { timeout: 120_000 }
     writeFileSync(join(docsDir, 'zz_notes.txt'), 'The quartermaster counted forty-two lanterns in the cellar of the lighthouse.');
     const cli = await runCli(INDEX, [], env);
     expect(cli.code).toBe(0);
-    expect(cli.stdout).toContain(`it indexes, at ${service.url}`);
+    expect(cli.stdout).toContain(`it indexes DOCS_DIR=${docsDir}, at ${service.url}`);
     expect(cli.stdout).toMatch(/files added\D+1\b/);
     // No second Chroma on the directory: its lock is the service's.
     expect(lockOwner(join(dataDir, 'chroma.lock'))?.pid).toBe(service.child.pid);
@@ -101,6 +101,21 @@ describe('the command-line tools beside a running service', { timeout: 120_000 }
     const index = await fetch(`${service.url}/rag/index`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(index.status).toBe(200);
     expect(await index.json()).toMatchObject({ documents: 3, files_unchanged: 3, files_added: 0 });
+  });
+
+  it('npm run index with another DOCS_DIR than the running service: says so and indexes nothing', async () => {
+    const other = tempDir('other-docs-');
+    try {
+      writeFileSync(join(other, 'elsewhere.txt'), 'A document in a folder the service does not index.');
+      const before = (await (await fetch(`${service.url}/rag/stats`)).json()) as { documents: number };
+      const cli = await runCli(INDEX, [], { ...env, DOCS_DIR: other });
+      expect(cli.code).toBe(2);
+      expect(cli.stderr).toContain(`indexes DOCS_DIR=${docsDir}, not ${other}: nothing was indexed`);
+      const after = (await (await fetch(`${service.url}/rag/stats`)).json()) as { documents: number };
+      expect(after.documents).toBe(before.documents);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
   });
 
   it('npm run migrate: reports the running service applied every migration, without opening the database', async () => {

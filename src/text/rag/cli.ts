@@ -5,6 +5,7 @@ import { buildApp } from '../../app.js';
 import { cliArgs } from '../../infra/cli-args.js';
 import { type Config, loadConfig } from '../../infra/config.js';
 import { DirLockedError } from '../../infra/dir-lock.js';
+import { fromRoot } from '../../infra/paths.js';
 import { callService, findRunningService, unreachableMessage } from '../../infra/running-service.js';
 import { type IndexProgress, type IndexResult, RagBusyError } from './service.js';
 
@@ -92,7 +93,16 @@ async function main(): Promise<number> {
     return 1;
   }
   if (found.kind === 'running') {
-    console.log(`a service (pid ${found.owner.pid}) runs on DATA_DIR=${config.DATA_DIR}: it indexes, at ${found.url}`);
+    const served = found.owner.docsDir;
+    // A folder named here that is not the service's: the service would index its own, not the one meant.
+    if (process.env.DOCS_DIR !== undefined && served && served !== fromRoot(config.DOCS_DIR)) {
+      console.error(
+        `a service (pid ${found.owner.pid}) runs on DATA_DIR=${config.DATA_DIR} and indexes DOCS_DIR=${served}, not ${config.DOCS_DIR}: ` +
+          'nothing was indexed. Start the service with that DOCS_DIR (or stop it, and this command indexes the folder itself).',
+      );
+      return 2;
+    }
+    console.log(`a service (pid ${found.owner.pid}) runs on DATA_DIR=${config.DATA_DIR}: it indexes${served ? ` DOCS_DIR=${served}` : ''}, at ${found.url}`);
     return viaService(config, found.url);
   }
   try {
