@@ -208,6 +208,8 @@ async function main(): Promise<number> {
     console.error(`${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set: put the key(s) in .env or the environment (see .env.example).`);
     return 2;
   }
+  const database = config.DATABASE_URL ? 'the PostgreSQL database of DATABASE_URL' : `the embedded database in ${config.DATA_DIR}`;
+  console.log(`no service runs on DATA_DIR=${config.DATA_DIR}: this command opens ${database} itself`);
   try {
     return await direct(config, request);
   } catch (err) {

@@ -71,6 +71,9 @@ describe.each(BACKENDS)('a collection run killed mid-run (%s)', (_name, database
     const again = await runCli('src/movies/cli.ts', args, env);
     expect(again.stderr).not.toMatch(/error|exception/i);
     expect(again.code).toBe(0);
+    // It says which database it opened (never the URL itself, which may hold a password).
+    expect(again.stdout).toContain(databaseUrl ? 'opens the PostgreSQL database of DATABASE_URL itself' : `opens the embedded database in ${dataDir} itself`);
+    if (databaseUrl) expect(again.stdout).not.toContain(databaseUrl);
 
     let db: Db;
     if (databaseUrl) db = await openDb({ databaseUrl: env.DATABASE_URL!, dataDir });
