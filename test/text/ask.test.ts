@@ -446,7 +446,9 @@ describe('POST /rag/topics', () => {
   it('clusters one source with a given k, and refuses a k it cannot make', async () => {
     const one = (await app.inject({ method: 'POST', url: '/rag/topics', payload: { source: 'navy.txt', k: 2 } })).json();
     expect(one).toMatchObject({ k: 2, chosen_by: 'request' });
-    expect((await app.inject({ method: 'POST', url: '/rag/topics', payload: { source: 'nothing.txt' } })).statusCode).toBe(400);
+    const unknown = await app.inject({ method: 'POST', url: '/rag/topics', payload: { source: '../../etc/passwd' } });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toEqual({ detail: 'No document named ../../etc/passwd in the index (GET /rag/stats lists them)' });
     expect((await app.inject({ method: 'POST', url: '/rag/topics', payload: { k: 1 } })).statusCode).toBe(400);
   });
 });

@@ -214,12 +214,16 @@ async function topicsRoute(app: FastifyInstance, service: Service) {
         summary: 'Topics of the collection (or of one source): k-means over chunk embeddings',
         description: "Without `k`, k from 2 to 8 is chosen by the best mean silhouette. Labels are the clusters' most distinctive words (tf-idf).",
         body: z.strictObject({ source: z.string().min(1).max(500).optional(), k: z.int().min(2).max(20).optional() }).nullish(),
-        response: { 200: z.record(z.string(), z.unknown()), 400: Detail, 503: Detail },
+        response: { 200: z.record(z.string(), z.unknown()), 400: Detail, 404: Detail, 503: Detail },
       },
     },
     async (request) => {
       const rag = await service();
-      const found = await rag.topics(request.body?.source ?? undefined, request.body?.k);
+      const source = request.body?.source ?? undefined;
+      const found = await rag.topics(source, request.body?.k);
+      if (!found && source !== undefined && rag.chunks(source).length === 0) {
+        throw new TextHttpError(404, `No document named ${source} in the index (GET /rag/stats lists them)`);
+      }
       if (!found) {
         const n = rag.chunks(request.body?.source ?? undefined).length;
         throw new TextHttpError(400, `Not enough chunks to cluster: ${n}${request.body?.source ? ` in ${request.body.source}` : ''}`);
