@@ -14,8 +14,20 @@ import type { RunRecord } from './runner.js';
 import { type RunRequest, runParams } from './routes.js';
 import { loadCollectionSettings } from './settings.js';
 
-const USAGE =
-  'usage: npm run collect -- --start-year 2020 --end-year 2024 [--refresh-only] [--refresh-limit N] [--dry-run] [--include-frozen] [--unfreeze TMDB_ID] [--max-pages N] [--min-vote-count N]';
+const USAGE = [
+  'usage: npm run collect -- [options]',
+  'Discovers, enriches and refreshes movies (a service running on the same DATA_DIR does the work; this follows it).',
+  '  --start-year Y                discover movies released from year Y (with the API keys of .env.example)',
+  '  --end-year Y                  ... up to year Y',
+  '  --refresh-only                refresh the movies already collected, discover nothing',
+  '  --refresh-limit N             refresh at most N of the movies due, the most overdue first',
+  '  --include-frozen              refresh frozen movies too (a change thaws them)',
+  '  --dry-run                     print what the next refresh would fetch: no network, no writes',
+  '  --unfreeze TMDB_ID            thaw one movie (exit 1 when there is none)',
+  '  --max-pages N                 walk at most N discover pages',
+  '  --min-vote-count N            discover only movies with at least N votes',
+  '  --help                        this text',
+].join('\n');
 
 const flags = cliArgs(
   {

@@ -8,7 +8,13 @@ import { PRESETS, type PresetName, ROLE_VARIABLES, pullModels, pullTargets } fro
 
 const values = cliArgs(
   { preset: { type: 'string' } },
-  'usage: npm run models:pull [-- --preset hub]\nWithout --preset: the Hub ids among SENTIMENT_MODEL, EMOTION_MODEL, EMBEDDING_MODEL, RERANK_MODEL, READER_MODEL.',
+  [
+    'usage: npm run models:pull [-- --preset hub]',
+    'Downloads Hub models into the model cache, so that the service starts without the network.',
+    '  (no option)    the Hub ids among SENTIMENT_MODEL, EMOTION_MODEL, EMBEDDING_MODEL, RERANK_MODEL, READER_MODEL',
+    '  --preset hub   the larger Hub models documented for production (docs/production.md), whatever is configured',
+    '  --help         this text',
+  ].join('\n'),
 );
 if (values.preset !== undefined && !(values.preset in PRESETS)) {
   console.error(`--preset must be one of: ${Object.keys(PRESETS).join(', ')} (got "${values.preset}")`);

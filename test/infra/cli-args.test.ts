@@ -22,4 +22,10 @@ describe('command-line options', () => {
     expect(bad.stderr).toMatch(/^Unknown option '--no-such-option'\nusage: /);
     expect(bad.stderr).not.toMatch(/\bat .*\.(ts|js):\d+/);
   });
+
+  it('npm run collect -- --help says what each of its options does', () => {
+    const help = run('src/movies/cli.ts', '--help').stdout;
+    const options = ['start-year', 'end-year', 'refresh-only', 'refresh-limit', 'include-frozen', 'dry-run', 'unfreeze', 'max-pages', 'min-vote-count'];
+    for (const option of options) expect(help).toMatch(new RegExp(`^  --${option}\\b.* {2,}\\S`, 'm'));
+  });
 });
