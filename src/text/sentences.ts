@@ -16,7 +16,7 @@ const ABBREVIATIONS = new Set(
   (
     'mr mrs ms messrs dr prof sr jr st mt ft gen col lt capt cmdr adm sgt gov sen rep hon pres rev ' +
     'jan feb apr jun jul aug sept oct nov dec tues thurs eds approx dept univ assn bros inc corp ltd plc ' +
-    'vs etc e.g i.e cf viz u.s u.k u.n a.m p.m d.c b.c a.d ph.d'
+    'v vs etc e.g i.e cf viz u.s u.k u.n a.m p.m d.c b.c a.d ph.d'
   ).split(' '),
 );
 /** Abbreviations that are also words ("no", "art"): not an end only when a number follows ("No. 5", "p. 12"). */

@@ -62,6 +62,11 @@ describe('chunking', () => {
       'The answer was no.',
       'See No. 5 on p. 12.',
     ]);
+    // "v." for version and for versus ends no sentence.
+    expect(splitSentences('It is subject to the Mozilla Public License, v. 2.0. Roe v. Wade was decided in 1973.')).toEqual([
+      'It is subject to the Mozilla Public License, v. 2.0.',
+      'Roe v. Wade was decided in 1973.',
+    ]);
     expect(splitSentences('He said "Stop!" Then he left.\n\nA heading without a stop\n\nNext line.')).toEqual([
       'He said "Stop!"',
       'Then he left.',
