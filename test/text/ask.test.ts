@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { taskFile } from '../../src/infra/worker-pool.js';
+import { ANSWERABILITY_FEATURES, loadAnswerability } from '../../src/text/rag/ask/answerability.js';
 import { confidenceOf } from '../../src/text/rag/ask/confidence.js';
 import { questionType } from '../../src/text/rag/ask/extractive.js';
 import { checkQuestion, groundingScore } from '../../src/text/rag/ask/guardrails.js';
@@ -296,6 +297,30 @@ describe('POST /rag/ask', () => {
     expect(res.statusCode).toBe(200);
     expect(res.body).toMatch(/From the sentence: <em id="answer-sentence">The Secretary of the Navy reported/);
     expect(res.body).not.toMatch(/Grounding|NaN/);
+  });
+
+  it('says on the ask page whether the passages lacked an answer or the reader was not sure enough of one', async () => {
+    const page = async (question: string) =>
+      (
+        await app.inject({
+          method: 'POST',
+          url: '/ask',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          payload: `question=${encodeURIComponent(question)}`,
+        })
+      ).body;
+    const asker = await app.rag.ask();
+    // A decision that refuses every reading (probability 0.5 against a threshold of 0.99).
+    asker.useAnswerability({ ...loadAnswerability(), weights: ANSWERABILITY_FEATURES.map(() => 0), bias: 0, threshold: 0.99 });
+    try {
+      const unsure = await page('When did the navy build the ironclad ships?');
+      expect(unsure).toContain('The reader read the passages retrieved but was not sure enough of any answer in them to show it.');
+      expect(unsure).not.toContain('None of the passages retrieved supports an answer.');
+    } finally {
+      asker.useAnswerability(loadAnswerability());
+    }
+    const unrelated = await page('What is the boiling point of liquid nitrogen in kelvin?');
+    expect(unrelated).toContain('None of the passages retrieved supports an answer.');
   });
 
   it('says on the ask page, as a sentence, why a question was refused', async () => {
