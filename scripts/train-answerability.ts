@@ -24,7 +24,7 @@ import {
   answerabilityProbability,
   loadAnswerability,
 } from '../src/text/rag/ask/answerability.js';
-import { fitLogistic } from './lib/ml/logistic.js';
+import { fitLogistic, largestDifference } from './lib/ml/logistic.js';
 import { writeResults } from './lib/results.js';
 import {
   COLLECTIONS_DIR,
@@ -159,7 +159,7 @@ const results = {
     ? {
         refit: {
           threshold: fresh.best.threshold,
-          largest_weight_difference: round(Math.max(Math.abs(fitted.bias - shipped.bias), ...fitted.weights.map((w, i) => Math.abs(w - shipped.weights[i]!)))),
+          largest_weight_difference: round(largestDifference(fitted, shipped)),
         },
       }
     : {}),

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fromRoot } from '../src/infra/paths.js';
 import { GATE_FEATURES, SUPPORT_GATE_FILE, type SupportGate, gateProbability, loadSupportGate } from '../src/text/rag/ask/support-gate.js';
-import { fitLogistic, openModel } from './lib/ml/logistic.js';
+import { fitLogistic, largestDifference, openModel } from './lib/ml/logistic.js';
 import { writeResults } from './lib/results.js';
 import { withSquadCollection } from './lib/text/squad-collection.js';
 import { bestF1 } from './lib/text/squad-eval.js';
@@ -98,14 +98,7 @@ if (values.half) {
     train.map((r) => (r.answerable ? 1 : 0)),
   );
   const shipped = values['evaluate-only'] ? loadSupportGate() : null;
-  const gateAt = (threshold: number, weights = shipped ?? fitted): SupportGate => ({
-    features: GATE_FEATURES,
-    mean: weights.mean,
-    scale: weights.scale,
-    weights: weights.weights,
-    bias: weights.bias,
-    threshold,
-  });
+  const gateAt = (threshold: number, weights = shipped ?? fitted): SupportGate => ({ features: GATE_FEATURES, ...weights, threshold });
   const round = (x: number) => Math.round(x * 1e4) / 1e4;
   const outcome = (rows: Row[], gate: SupportGate | null) => {
     // Without a gate, every gate case is refused (the rule alone).
@@ -129,7 +122,7 @@ if (values.half) {
   const best = shipped ? { threshold: shipped.threshold } : bestOf(sweep);
   const refit = shipped && {
     threshold: bestOf(thresholds.map((threshold) => ({ threshold, ...outcome(odd, gateAt(threshold, fitted)) }))).threshold,
-    largest_weight_difference: round(Math.max(Math.abs(fitted.bias - shipped.bias), ...fitted.weights.map((w, i) => Math.abs(w - shipped.weights[i]!)))),
+    largest_weight_difference: round(largestDifference(fitted, shipped)),
   };
   const results = {
     model: shipped ? `the shipped ${SUPPORT_GATE_FILE}` : 'fitted by this run',

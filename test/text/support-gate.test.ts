@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fitLogistic } from '../../scripts/lib/ml/logistic.js';
+import { fitLogistic, largestDifference } from '../../scripts/lib/ml/logistic.js';
 import { lexiconOf } from '../../src/text/rag/ask/lexicon.js';
 import { questionNlp } from '../../src/text/rag/ask/question-nlp.js';
 import { GATE_FEATURES, type SupportGate, gateApplies, gateFeatures, gateProbability, loadSupportGate } from '../../src/text/rag/ask/support-gate.js';
@@ -46,6 +46,12 @@ describe('support gate: what a refused question lacks, and whether the gate may 
     const gate: SupportGate = { features: ['x', 'noise'], ...m, threshold: 0.5 };
     expect(gateProbability(gate, [0.5, 5])).toBeLessThan(0.2);
     expect(gateProbability(gate, [2.5, 5])).toBeGreaterThan(0.8);
+  });
+
+  it('measures how far one fit lands from another by the largest difference in bias or weights', () => {
+    expect(largestDifference({ bias: 0.1, weights: [1, 2] }, { bias: 0.3, weights: [1.5, 2] })).toBeCloseTo(0.5, 12);
+    expect(largestDifference({ bias: -1, weights: [0, 0] }, { bias: 1, weights: [0.5, -0.5] })).toBeCloseTo(2, 12);
+    expect(largestDifference({ bias: 0, weights: [3] }, { bias: 0, weights: [3] })).toBe(0);
   });
 
   it('ships a gate that answers with more missing support only when the reader is surer', () => {

@@ -23,6 +23,11 @@ export function openModel<F extends readonly string[]>(features: F) {
   };
 }
 
+/** The largest absolute difference between two models' bias and weights: how far a fresh fit lands from a shipped one. */
+export function largestDifference(a: Pick<LogisticModel, 'weights' | 'bias'>, b: Pick<LogisticModel, 'weights' | 'bias'>): number {
+  return Math.max(Math.abs(a.bias - b.bias), ...a.weights.map((w, i) => Math.abs(w - b.weights[i]!)));
+}
+
 export function fitLogistic(X: number[][], y: number[], { l2 = 0.01, iterations = 3000, rate = 0.5 } = {}): LogisticModel {
   const n = X.length;
   const d = X[0]!.length;
