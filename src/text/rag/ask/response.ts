@@ -6,7 +6,9 @@ import type { AskContext } from './context.js';
 import { sameLastName } from './lexical.js';
 import type { PassageRef, ShownType } from './read-passages.js';
 
-export const NOT_FOUND = 'The document collection does not contain information to answer this question.';
+// Worded for every refusal: a threshold or a learned decision can refuse a question the documents do answer, so the
+// answer says nothing was found, not that the documents lack it; the warning gives the reason.
+export const NOT_FOUND = 'No answer to this question was found in the document collection.';
 export const DOCUMENTS_NOTE = 'documents.json in the documents folder';
 
 /** What the step that answers (or refuses) adds to what the context holds. */
