@@ -90,6 +90,23 @@ describe('words of a sentence', () => {
     const at = terms.findIndex((t) => t.text === "they're");
     expect(render(terms, { from: at, to: at + 3 })).toBe("they're ready to");
   });
+
+  it.each([
+    ['Modules go in the directory /usr/lib/python3/dist-packages.', '/usr/lib/python3/dist-packages'],
+    ['Every command needs -P or --prefix=<prefix> first.', '--prefix=<prefix>'],
+    ['Edit ~/.bashrc to set it.', '~/.bashrc'],
+    ['The flag (-v) prints more.', '-v'],
+    ['He called it "Project Blue" in 1952.', 'Project Blue'],
+    ['It was *Project Blue* all along.', 'Project Blue'],
+  ])('keeps the symbols that belong to a first word, not quotes, brackets or emphasis: %s', (sentence, span) => {
+    const terms = termsOf(sentence);
+    const words = span.split(' ');
+    const last = words[words.length - 1]!.replace(/^[-/~.<]+|[>]+$/g, '');
+    const first = words[0]!.replace(/^[-/~.<]+/, '').split(/[/=.]/)[0]!;
+    const from = terms.findIndex((t) => t.text.startsWith(first));
+    const to = terms.findIndex((t, i) => i >= from && t.text.endsWith(last)) + 1;
+    expect(render(terms, { from, to })).toBe(span);
+  });
 });
 
 describe('reader features, on hand-made sentences', () => {

@@ -105,9 +105,15 @@ export function spansOf(terms: Term[], question: Set<string>): Span[] {
   return out;
 }
 
+/**
+ * The span's words as the text has them. The first word keeps the symbols the tokenizer split off its front when they
+ * belong to it (the "/" of a path, the "-" or "--" of an option, the "~/." of a dotfile), not quotes, brackets,
+ * emphasis or dashes; an option's "<" keeps its ">".
+ */
 export function render(terms: Term[], s: Span): string {
-  let out = '';
+  let out = (terms[s.from]?.pre ?? '').replace(/^.*[\s"'([{*`_\u2013\u2014\u2018\u201c]/su, '');
   for (let i = s.from; i < s.to; i++) out += (i > s.from ? terms[i]!.pre : '') + terms[i]!.text + (i < s.to - 1 ? terms[i]!.post : '');
+  if ((out.match(/</g) ?? []).length > (out.match(/>/g) ?? []).length && terms[s.to - 1]?.post.startsWith('>')) out += '>';
   return out.replace(/^[\s"'([]+|[\s"',.;:)\]]+$/g, '').replace(/\s+/g, ' ');
 }
 
