@@ -10,6 +10,7 @@ import {
   SENTENCE_FEATURES,
   SPAN_FEATURES,
   analyseQuestion,
+  asksQuestion,
   loadLearnedReader,
   sentenceFeatures,
   spanCandidates,
@@ -272,6 +273,24 @@ describe('the shipped reader', () => {
     expect(r.sentence).toBe('Horace Mann founded the first normal school in Massachusetts in 1839.');
     expect(r.sentence).toContain(r.answer);
     expect(r.answer.length).toBeLessThan(r.sentence.length);
+  });
+
+  it("does not answer with a sentence that asks a question, as a FAQ's question line repeats the user's words", () => {
+    const q = analyseQuestion('What does the prefix XIO mean?', () => 1);
+    const sentences = ['Q: What does the prefix XIO mean?', 'A: XIO stands for extended input/output, a library of address types.'];
+    const r = reader.read(
+      q,
+      sentences.map((text, position) => ({ text, chunkRank: 0, chunkBm25: 1, position })),
+    )!;
+    expect(r.sentence).toBe(sentences[1]);
+    expect(
+      reader.rankSentences(
+        q,
+        sentences.map((text, position) => ({ text, chunkRank: 0, chunkBm25: 1, position })),
+      )[0],
+    ).toBe(0);
+    expect(asksQuestion('"Where are you going?"')).toBe(true);
+    expect(asksQuestion('"Where are you going?" he asked.')).toBe(false);
   });
 
   it('answers an open question with whole sentences', () => {

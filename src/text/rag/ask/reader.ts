@@ -69,9 +69,9 @@ export class LearnedReader {
     return features.map((f) => predictCompact(this.models.sentence, featureVector(f, this.sentenceNames)));
   }
 
-  /** Probability, for each candidate, that it contains the answer. */
+  /** Probability, for each candidate, that it contains the answer; 0 for a sentence that asks a question. */
   rankSentences(q: QuestionInfo, candidates: SentenceCandidate[], features = sentenceFeatures(q, candidates)): number[] {
-    return this.sentenceScores(features).map((x) => sigmoid(x));
+    return this.sentenceScores(features).map((x, i) => (asksQuestion(candidates[i]!.text) ? 0 : sigmoid(x)));
   }
 
   /**
@@ -84,7 +84,7 @@ export class LearnedReader {
     const features = sentenceFeatures(q, candidates);
     // Spans of the best few sentences compete: each span's features include its sentence's score, rank and gap.
     const raw = this.sentenceScores(features);
-    const p = raw.map((x) => sigmoid(x));
+    const p = raw.map((x, i) => (asksQuestion(candidates[i]!.text) ? 0 : sigmoid(x)));
     const order = p.map((_, i) => i).sort((a, b) => p[b]! - p[a]! || a - b);
     const top = order[0]!;
     if (q.answerType === 'open' || spanStep === 'none') {
@@ -126,6 +126,12 @@ export class LearnedReader {
 }
 
 /** Sentences that go through a list one by one ("The first is...", "Second, ..."). */
+/**
+ * A sentence that ends in a question mark (a FAQ's question, a rhetorical one) asks rather than answers: it repeats
+ * the user's words, so it ranks high, but never holds the answer.
+ */
+export const asksQuestion = (sentence: string) => /\?[\s"'\u201d\u2019)\]]*$/u.test(sentence);
+
 const LIST_ITEM = /^\W*(?:the )?(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|next|last|finally)(?:ly)?\b/i;
 
 /**
