@@ -138,9 +138,10 @@ async function requestLogPlugin(app: FastifyInstance, opts: RequestLogOptions) {
       ...(status >= 400 ? { error: forLog(error) } : { result: forLog(outcome) }),
       ...(request.internalError ? { internal: request.internalError } : {}),
     };
-    // "Not ready yet" is the readiness probe doing its job (start-up, a dependency down), not a failure of the request.
+    // "Not ready yet" is the readiness probe doing its job (start-up, a dependency down), not a failure of the request;
+    // any other 503 is a state the client is told about (not configured, busy, not ready), logged as a warning.
     const probeAnswer = status === 503 && request.routeOptions.url === '/ready';
-    if (status >= 500 && !probeAnswer) request.log.error(line, 'request');
+    if (status >= 500 && status !== 503) request.log.error(line, 'request');
     else if (status >= 400 && !probeAnswer) request.log.warn(line, 'request');
     else request.log.info(line, 'request');
   });

@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
+import { AppError } from '../../src/infra/app-error.js';
 import { testConfig } from '../helpers/app.js';
 
 /** A log stream, and the JSON lines written to it. */
@@ -45,22 +46,27 @@ describe('request log', () => {
 });
 
 describe('request log levels', () => {
-  it('logs a 5xx at error level, but a 503 from /ready (not ready yet) at info level', async () => {
+  it('logs a 5xx at error level, a 503 the service answers on purpose at warning level, and a 503 from /ready (not ready yet) at info level', async () => {
     const { stream, lines } = logLines();
     const plugin = async (app: FastifyInstance) => {
       app.health.readiness('warming', () => 'still warming up');
       app.get('/api/broken', async () => {
         throw new Error('boom');
       });
+      app.get('/api/unconfigured', async () => {
+        throw new AppError(503, 'ServiceUnavailable', 'The thing cannot run: THING_KEY not set on the service');
+      });
     };
     const app = await buildApp({ config: testConfig({ RAG_INDEX_ON_START: false }), logStream: stream, plugins: [plugin] });
     expect((await app.inject({ url: '/ready' })).statusCode).toBe(503);
     expect((await app.inject({ url: '/api/broken' })).statusCode).toBe(500);
+    expect((await app.inject({ url: '/api/unconfigured' })).statusCode).toBe(503);
     await app.close();
     const level = (path: string) => lines.find((l) => l.msg === 'request' && l.path === path)?.level;
-    // pino's numeric levels: 30 info, 50 error.
+    // pino's numeric levels: 30 info, 40 warn, 50 error.
     expect(level('/ready')).toBe(30);
     expect(level('/api/broken')).toBe(50);
+    expect(level('/api/unconfigured')).toBe(40);
   });
 });
 
