@@ -71,7 +71,7 @@ export class LearnedReader {
 
   /** Probability, for each candidate, that it contains the answer; 0 for a sentence that asks a question. */
   rankSentences(q: QuestionInfo, candidates: SentenceCandidate[], features = sentenceFeatures(q, candidates)): number[] {
-    return this.sentenceScores(features).map((x, i) => (asksQuestion(candidates[i]!.text) ? 0 : sigmoid(x)));
+    return probabilities(this.sentenceScores(features), candidates);
   }
 
   /**
@@ -84,7 +84,7 @@ export class LearnedReader {
     const features = sentenceFeatures(q, candidates);
     // Spans of the best few sentences compete: each span's features include its sentence's score, rank and gap.
     const raw = this.sentenceScores(features);
-    const p = raw.map((x, i) => (asksQuestion(candidates[i]!.text) ? 0 : sigmoid(x)));
+    const p = probabilities(raw, candidates);
     const order = p.map((_, i) => i).sort((a, b) => p[b]! - p[a]! || a - b);
     const top = order[0]!;
     if (q.answerType === 'open' || spanStep === 'none') {
@@ -125,13 +125,16 @@ export class LearnedReader {
   }
 }
 
-/** Sentences that go through a list one by one ("The first is...", "Second, ..."). */
 /**
  * A sentence that ends in a question mark (a FAQ's question, a rhetorical one) asks rather than answers: it repeats
  * the user's words, so it ranks high, but never holds the answer.
  */
 export const asksQuestion = (sentence: string) => /\?[\s"'\u201d\u2019)\]]*$/u.test(sentence);
 
+/** The sentence model's probability of each candidate from its raw score; 0 for a sentence that asks a question. */
+const probabilities = (raw: number[], candidates: SentenceCandidate[]) => raw.map((x, i) => (asksQuestion(candidates[i]!.text) ? 0 : sigmoid(x)));
+
+/** Sentences that go through a list one by one ("The first is...", "Second, ..."). */
 const LIST_ITEM = /^\W*(?:the )?(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|next|last|finally)(?:ly)?\b/i;
 
 /**
