@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DirLock, lockOwner, processStart } from '../../src/infra/dir-lock.js';
+import { DirLock, type LockOwner, isAlive, lockOwner } from '../../src/infra/dir-lock.js';
 import { PROJECT_ROOT, fromRoot } from '../../src/infra/paths.js';
 import { tempDir } from '../helpers/app.js';
 import { FakeApis } from '../helpers/fake-movie-apis.js';
@@ -215,12 +215,12 @@ describe('npm start', { timeout: 120_000 }, () => {
     const docsDir = docsFolder();
     mkdirSync(dataDir, { recursive: true });
     let npm: ServiceProcess | undefined;
-    let node = 0;
-    let nodeStarted: number | null = null;
+    let owner: LockOwner | null = null;
     try {
       npm = await startService({ DATA_DIR: dataDir, DOCS_DIR: docsDir }, ['npm', 'start', '--ignore-scripts', '--silent']);
       await whenReady(npm.url);
-      ({ pid: node, started: nodeStarted } = lockOwner(join(dataDir, 'service.lock'))!);
+      owner = lockOwner(join(dataDir, 'service.lock'));
+      const node = owner!.pid;
       expect(node).not.toBe(npm.child.pid);
       const chroma = processesMatching(`--path ${join(dataDir, 'chroma')}`);
       expect(chroma.length).toBeGreaterThan(0);
@@ -234,7 +234,7 @@ describe('npm start', { timeout: 120_000 }, () => {
       await npm?.stop('SIGKILL');
       // Only the service itself: once it has exited, its pid may already belong to another process (pids wrap at
       // 32,768 on a busy machine), such as a worker of another test run.
-      if (node && alive(node) && nodeStarted !== null && processStart(node) === nodeStarted) process.kill(node, 'SIGKILL');
+      if (owner && owner.started !== null && isAlive(owner)) process.kill(owner.pid, 'SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });
       rmSync(docsDir, { recursive: true, force: true });
     }
