@@ -23,7 +23,9 @@ const Guardrails = z
     input: Passed.optional().describe('guardrail 1: the question itself (length, instructions aimed at the model)'),
     relevance: Passed.optional().describe('guardrail 2: the passages kept by similarity or BM25 score (kept, dropped, thresholds)'),
     support: Passed.optional().describe("whether the kept passages mention the question's names, numbers and topic (missing, coverage)"),
-    catalogue: Passed.optional().describe('a question about the documents themselves, answered from documents.json (fact, source, missing)'),
+    catalogue: Passed.optional().describe(
+      'a question about the documents themselves, answered from documents.json (fact, source, missing), or about the whole collection (fact "collection": how many documents, which ones), answered from the index (documents)',
+    ),
     answerability: Passed.optional().describe("the learned decision on the reader's answer (probability, threshold, level, features)"),
     grounding: z.looseObject({}).optional().describe('guardrail 3: the share of an LLM answer supported by the passages'),
   })

@@ -96,7 +96,7 @@ export class AskPipeline {
       new RetrieveStep({ rag, rerank: !!settings.rerank, documents: settings.documents }),
       new RelevanceStep(settings),
       new SupportStep({ rag, settings: support, relevant: isRelevant(settings), lexicon, wordVectors, corpus, tag }),
-      new CatalogueStep(reader),
+      new CatalogueStep(reader, async () => (await rag.stats()).sources.map((s) => s.source)),
       new GateStep(reader, learned),
       new RefuseStep(),
       new AnswerStep({ llm, reader, learned, support }),

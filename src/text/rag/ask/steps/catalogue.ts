@@ -1,8 +1,10 @@
 // Step 6: a question about the documents themselves ("Who gave the 1941 address?") is answered from the documents'
 // catalogue (document-question.ts): the entry its year or name picks out, or that of the best passage when its topic
-// is supported there. A question the catalogue rules out (a year or a name no entry has, a speaker none of whose
+// is supported there; a question about the whole collection ("How many documents are there?") from the index's list of
+// documents, when no catalogue covers them all. A question the catalogue rules out (a year or a name no entry has, a speaker none of whose
 // words it holds, the present asked of old documents) is marked for the refusal step.
 import type { DocumentCatalogue } from '../../documents.js';
+import { collectionAnswer, collectionQuestion } from '../collection-question.js';
 import { confidenceOf } from '../confidence.js';
 import type { AskContext } from '../context.js';
 import { type DocumentAnswer, type DocumentFact, answerFromCatalogue, documentQuestion, outdatedFor, saidTopic, speakerMissing } from '../document-question.js';
@@ -13,10 +15,15 @@ import type { AskStep } from './step.js';
 export class CatalogueStep implements AskStep {
   readonly name = 'catalogue';
 
-  constructor(private readonly reader: PassageReader) {}
+  /** `indexed` lists the indexed documents' names (from RagService.stats). */
+  constructor(
+    private readonly reader: PassageReader,
+    private readonly indexed: () => Promise<string[]> = async () => [],
+  ) {}
 
   async run(ctx: AskContext): Promise<void> {
     const { catalogue, original } = ctx;
+    if (collectionQuestion(original) && (await this.fromIndex(ctx))) return;
     const fact = catalogue ? documentQuestion(original, catalogue) : null;
     // "What did John F. Kennedy say ...?" of a collection with no document by Kennedy: a passage that names him
     // ("the vision of John F. Kennedy") is not his words.
@@ -32,6 +39,32 @@ export class CatalogueStep implements AskStep {
       ctx.guardrails.catalogue = { fact: 'present', passed: false, newest };
     }
     if (fact && catalogue) await this.fromCatalogue(ctx, fact, catalogue);
+  }
+
+  /**
+   * "How many documents are in the collection?" from the index, unless the catalogue has an entry for every indexed
+   * document (it then answers, with authors and dates). False when the catalogue should answer.
+   */
+  private async fromIndex(ctx: AskContext): Promise<boolean> {
+    const sources = await ctx.time('catalogue', () => this.indexed());
+    const { catalogue } = ctx;
+    if (catalogue?.size && sources.every((s) => catalogue.has(s))) return false;
+    const answer = collectionAnswer(sources, catalogue);
+    ctx.guardrails.catalogue = { fact: 'collection', passed: true, documents: sources.length };
+    ctx.emit('catalogue', ctx.guardrails.catalogue as Record<string, unknown>);
+    await ctx.request.onToken?.(answer);
+    ctx.response = responseOf(ctx, {
+      answer,
+      passage: null,
+      answerType: 'factoid',
+      llm: false,
+      grounding: null,
+      guardrails: { ...ctx.guardrails, grounding: { applicable: false, reason: 'answer from the list of indexed documents' } },
+      // The index states the fact.
+      confidence: confidenceOf([], 1, 1),
+      warnings: [...ctx.warnings, 'The answer comes from the list of indexed documents, not from their text.'],
+    });
+    return true;
   }
 
   private async fromCatalogue(ctx: AskContext, fact: DocumentFact, catalogue: DocumentCatalogue): Promise<void> {
