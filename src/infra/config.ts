@@ -175,9 +175,11 @@ export const ConfigSchema = z
       .number()
       .min(-1)
       .max(1)
-      .default(0.5)
-      .describe('Guardrail 2: a chunk is relevant from this cosine similarity (of its best-matching sentence)'),
-    RAG_MIN_BM25: z.coerce.number().min(0).default(3).describe('Guardrail 2: ... or from this BM25 score'),
+      .default(-1)
+      .describe(
+        'Guardrail 2: a chunk is relevant from this cosine similarity (of its best-matching sentence); -1 keeps every chunk (the support check and the learned decision refuse instead)',
+      ),
+    RAG_MIN_BM25: z.coerce.number().min(0).default(0).describe('Guardrail 2: ... or from this BM25 score; 0 keeps every chunk'),
     RAG_GROUNDING_THRESHOLD: z.coerce.number().min(0).max(1).default(0.5).describe('Guardrail 3: answers grounded below this are flagged'),
     RAG_ABBREVIATIONS: z
       .string()

@@ -80,6 +80,14 @@ describe('POST /rag/ask about the collection, without a catalogue', () => {
     expect(body.answer).toBe('3 documents: changes.txt; faq.txt; install.txt');
   });
 
+  it('says on the ask page that the answer comes from the list of indexed documents', async () => {
+    const res = await app.inject({ url: `/ask?question=${encodeURIComponent('How many files are there?')}` });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('3 documents: changes.txt; faq.txt; install.txt');
+    expect(res.body).toContain('From the list of indexed documents, not from their text.');
+    expect(res.body).not.toContain('documents.json');
+  });
+
   it('still reads the text for a question about what the documents say', async () => {
     const body = await ask('Which version added support for abstract sockets?');
     expect(body.guardrails.catalogue).toBeUndefined();
