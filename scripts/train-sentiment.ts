@@ -46,6 +46,10 @@ const { values } = parseArgs({
     'evaluate-only': { type: 'boolean', default: false },
     // The learning rate is multiplied by this after each epoch.
     'lr-decay': { type: 'string', default: '0.8' },
+    dropout: { type: 'string', default: '0.3' },
+    'embedding-dropout': { type: 'string', default: '0.2' },
+    // Development figures (and the early-stopping check) this many times an epoch, at evenly spaced batches.
+    'checks-per-epoch': { type: 'string', default: '1' },
     // Keep every n-th training example (a quick trial of the whole path; the shipped model uses all).
     every: { type: 'string', default: '1' },
   },
@@ -62,12 +66,13 @@ const params = {
   lr: 2e-3,
   epochs: Number(values.epochs),
   batch: 128,
-  dropout: 0.3,
-  emb_dropout: 0.2,
+  dropout: Number(values.dropout),
+  emb_dropout: Number(values['embedding-dropout']),
   weight_decay: 0,
   lr_decay: Number(values['lr-decay']),
   patience: 2,
   emb_lr_scale: Number(values['embedding-lr-scale']),
+  checks_per_epoch: Number(values['checks-per-epoch']),
   seed,
 };
 const outDir = fromRoot(values.out);

@@ -206,6 +206,8 @@ def main():
     best = (-1.0, -1)
     best_state = None
     bad = 0
+    checks = max(1, int(hp.get("checks_per_epoch", 1)))
+    stop = False
     for epoch in range(1, hp["epochs"] + 1):
         model.train()
         lr = hp["lr"] * (hp.get("lr_decay", 1.0) ** (epoch - 1))
@@ -214,6 +216,8 @@ def main():
         total, seen = 0.0, 0
         t0 = time.time()
         plan = batches(train, hp["batch"], rng, True)
+        # The development figures are taken after these batches (the last one ends the epoch).
+        marks = {round(len(plan) * c / checks) - 1: c for c in range(1, checks + 1)}
         for step, idx in enumerate(plan):
             if step % 500 == 0:
                 print(f"  epoch {epoch}: batch {step} of {len(plan)} ({time.time() - t0:.0f} s)", flush=True)
@@ -227,19 +231,27 @@ def main():
             opt.step()
             total += loss.item() * len(idx)
             seen += len(idx)
-        zs = [logits_of(model, s["examples"], labels) for s in slices]
-        scores = {s["name"]: slice_score(z, s, labels) for z, s in zip(zs, slices)}
-        mean = sum(scores.values()) / len(scores)
-        history.append({"epoch": epoch, "train_loss": round(total / seen, 6), "dev": scores, "mean": mean})
-        print(f"epoch {epoch}: loss {total / seen:.4f} dev " + " ".join(f"{k} {v:.4f}" for k, v in scores.items()) + f" mean {mean:.4f}", flush=True)
-        if mean > best[0]:
-            best = (mean, epoch)
-            best_state = {k: v.clone() for k, v in model.state_dict().items()}
-            bad = 0
-        else:
-            bad += 1
-            if bad >= hp.get("patience", 2):
-                break
+            if step not in marks:
+                continue
+            at = epoch if checks == 1 else round(epoch - 1 + marks[step] / checks, 3)
+            zs = [logits_of(model, s["examples"], labels) for s in slices]
+            model.train()
+            scores = {s["name"]: slice_score(z, s, labels) for z, s in zip(zs, slices)}
+            mean = sum(scores.values()) / len(scores)
+            history.append({"epoch": at, "train_loss": round(total / seen, 6), "dev": scores, "mean": mean})
+            print(f"epoch {at}: loss {total / seen:.4f} dev " + " ".join(f"{k} {v:.4f}" for k, v in scores.items()) + f" mean {mean:.4f}", flush=True)
+            if mean > best[0]:
+                best = (mean, at)
+                best_state = {k: v.clone() for k, v in model.state_dict().items()}
+                bad = 0
+            else:
+                bad += 1
+                # Patience is counted in epochs' worth of checks.
+                if bad >= hp.get("patience", 2) * checks:
+                    stop = True
+                    break
+        if stop:
+            break
     model.load_state_dict(best_state)
     print(f"best epoch {best[1]} (mean dev {best[0]:.4f})", flush=True)
     # The word table ships in half precision (half the size); everything below scores the rounded table.

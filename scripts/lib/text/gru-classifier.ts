@@ -59,6 +59,8 @@ export interface GruParams {
   patience: number;
   /** The word table's learning rate relative to lr. */
   emb_lr_scale?: number;
+  /** Development figures this many times an epoch (early stopping may pick a point inside an epoch); 1 by default. */
+  checks_per_epoch?: number;
   seed: number;
 }
 
