@@ -72,6 +72,7 @@ describe('POST /rag/ask about the collection, without a catalogue', () => {
     expect(body.answer).toBe('3 documents: changes.txt; faq.txt; install.txt');
     expect(body.guardrails.catalogue).toMatchObject({ fact: 'collection', passed: true, documents: 3 });
     expect(body.answer_passage).toBeNull();
+    expect(body.context).toEqual([]);
     expect(body.warnings.join(' ')).toMatch(/list of indexed documents/);
   });
 
@@ -86,6 +87,8 @@ describe('POST /rag/ask about the collection, without a catalogue', () => {
     expect(res.body).toContain('3 documents: changes.txt; faq.txt; install.txt');
     expect(res.body).toContain('From the list of indexed documents, not from their text.');
     expect(res.body).not.toContain('documents.json');
+    // No passage is shown: none was the answer's.
+    expect(res.body).not.toContain('The passage it comes from');
   });
 
   it('still reads the text for a question about what the documents say', async () => {

@@ -50,6 +50,8 @@ export class CatalogueStep implements AskStep {
     const { catalogue } = ctx;
     if (catalogue?.size && sources.every((s) => catalogue.has(s))) return false;
     const answer = collectionAnswer(sources, catalogue);
+    // The passages retrieved for the question's words say nothing about the collection: none is shown as evidence.
+    ctx.kept = [];
     ctx.guardrails.catalogue = { fact: 'collection', passed: true, documents: sources.length };
     ctx.emit('catalogue', ctx.guardrails.catalogue as Record<string, unknown>);
     await ctx.request.onToken?.(answer);
