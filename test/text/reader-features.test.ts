@@ -47,6 +47,8 @@ describe('answer type of a question', () => {
     ['what did X think + clause', 'What did Luther think was the only source of knowledge of God?'],
     ['what did X believe that + clause', 'What did Luther believe that the soul does after death?'],
     ['what does X want to + verb', 'What does the UN want to stabilize?'],
+    ['what is the X for Y (not a use)', 'What is the penalty for late filing?'],
+    ['what did X vote for', 'What did the committee vote for?'],
   ])('factoid: %s ("%s")', (_, q) => expect(answerType(q)).toBe('factoid'));
 
   it.each([
@@ -76,6 +78,10 @@ describe('answer type of a question', () => {
     ['what is (a quoted term)', "What is 'grey literature'?"],
     ['what are the N Xs (a numbered set)', 'What are the four freedoms?'],
     ['what are the N Xs someone named (a numbered set)', 'What are the four freedoms Roosevelt described?'],
+    ['what is X for (a use)', 'what is the timetest script mainly for?'],
+    ['what is X used for (a use)', 'What is the relay used for?'],
+    ['what does X do (a function)', 'what does the update tool do'],
+    ['what can X be used for (a use)', 'What can the library be used for?'],
   ])('open: %s ("%s")', (_, q) => expect(answerType(q)).toBe('open'));
 
   it.each([

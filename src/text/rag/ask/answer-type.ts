@@ -20,6 +20,16 @@ const OPEN: RegExp[] = [
 ];
 
 /**
+ * What a thing is for or what it does ("What is cscope mainly for?", "What is the relay used for?", "What does the
+ * daemon do?", "What can the library be used for?"): a use or a function, told by a sentence, not a span.
+ */
+const PURPOSE: RegExp[] = [
+  /^\s*what (?:is|are|was|were) \S.*? (?:(?:mainly|mostly|primarily|chiefly|typically|usually|generally|really|actually|exactly) )?(?:(?:used|good|meant|intended|designed|needed|useful|there) )?for\s*[?.!]*\s*$/,
+  /^\s*what (?:does|do|did|will|would) \S.*? (?:do|does)\s*[?.!]*\s*$/,
+  /^\s*what (?:can|could|should|would|might|will) \S.*? be (?:used|good|useful) for\s*[?.!]*\s*$/,
+];
+
+/**
  * The type of answer the question wants: "open" for explanations, manners, reasons and what someone said or
  * proposed; "factoid" for everything else (names, dates, places, quantities, things).
  */
@@ -30,6 +40,7 @@ export function answerType(question: string): AnswerType {
     return 'factoid';
   if (/^\s*how\b|\bhow (did|do|does|is|are|was|were|can|could|should|will|would|has|have|had)\b/.test(q) && !HOW_QUANTITY.test(q) && !howDegree(q))
     return 'open';
+  if (PURPOSE.some((re) => re.test(q))) return 'open';
   if (embeddedThing(q)) return 'factoid';
   if (definition(question)) return 'open';
   return OPEN.some((re) => re.test(q)) ? 'open' : 'factoid';
