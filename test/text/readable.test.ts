@@ -2,6 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fromRoot } from '../../src/infra/paths.js';
 import { looksLikeMarkdown, readableText } from '../../src/text/rag/readable.js';
+import { splitSentences } from '../../src/text/sentences.js';
 
 const README = [
   '# Widget',
@@ -50,7 +51,47 @@ describe('documents as a reader reads them', () => {
   });
 
   it('reads each table row as one sentence naming its cells by their column', () => {
-    expect(paragraphs).toContain('Option: bodyLimit. Type: number. Default: 1048576. Description: The largest body, in bytes.');
+    const row = 'Option: bodyLimit; Type: number; Default: 1048576; Description: The largest body, in bytes.';
+    expect(paragraphs).toContain(row);
+    // One sentence: a question about the option finds its default in the same sentence.
+    expect(splitSentences(row)).toEqual([row]);
+  });
+
+  it('reads a plain-text table (a header over a rule of dashes and "+") as one sentence per row', () => {
+    const text = [
+      'The following ports are assigned.',
+      '',
+      'Assigned ports:',
+      '    port  | service        | notes',
+      '    ------+----------------+-------------',
+      '    8080  | web console    | admin only',
+      '    9418  | git daemon     |',
+      '',
+      'Ask the operators before using another port.',
+    ].join('\n');
+    expect(looksLikeMarkdown(text)).toBe(false);
+    const read = readableText(text)
+      .split(/\n\s*\n/)
+      .map((p) => p.trim());
+    expect(read).toContain('port: 8080; service: web console; notes: admin only.');
+    expect(read).toContain('port: 9418; service: git daemon.');
+    expect(read).toContain('Ask the operators before using another port.');
+    expect(read.join(' ')).not.toMatch(/---|\|/);
+  });
+
+  it('reads a boxed plain-text table without its borders', () => {
+    const text = ['+------+-------+', '| name | size  |', '+------+-------+', '| a.gz | 10 kB |', '| b.gz | 2 MB  |', '+------+-------+'].join('\n');
+    expect(
+      readableText(text)
+        .split(/\n\s*\n/)
+        .map((p) => p.trim())
+        .filter(Boolean),
+    ).toEqual(['name: a.gz; size: 10 kB.', 'name: b.gz; size: 2 MB.']);
+  });
+
+  it('leaves text with a pipe but no table rule as it is', () => {
+    const text = 'Run ls | sort to list the files in order.\nThen read them.';
+    expect(readableText(text)).toBe(text);
   });
 
   it('drops HTML comments (metadata blocks), and the heading opens the prose after them', () => {

@@ -2,9 +2,10 @@
 // paragraphs before chunking, so that markup never ends up inside an answer and never glues prose to code:
 // - headings become sentences of their own;
 // - a code block stays, without its fences, as a paragraph of its own (a command or a value can be the answer);
-// - a table row becomes one sentence naming each cell by its column ("Option: schemaTable. Required: Optional.");
+// - a table row becomes one sentence naming each cell by its column ("Option: schemaTable; Required: Optional."), in
+//   Markdown and in plain text (a header line over a rule of dashes and "+" or "|", as psql and many READMEs print);
 // - links keep their text, images their alt text; emphasis, inline-code backticks and HTML tags go.
-// Plain text (a book, a licence, a transcript) is left as it is but for its rule lines ("=====", "-----", "*****"),
+// Plain text (a book, a licence, a transcript) is left as it is but for its tables and its rule lines ("=====", "-----", "*****"),
 // which carry no words: a rule under a one-line heading opens the prose that follows with the heading, as in Markdown,
 // and any other rule ends a paragraph. Only a document that looks like Markdown is parsed (marked's lexer), because
 // Markdown rules misread plain text (an indented line is code there).
@@ -44,18 +45,32 @@ function inline(text: string): string {
 /** A sentence ends with a stop, so that the sentence splitter never runs it into the next one. */
 const sentence = (s: string) => (s && !/[.!?:;]$/.test(s) ? `${s}.` : s);
 
+/**
+ * One sentence for a table row, each cell named by its column and the cells joined by semicolons: with a stop after
+ * each cell, the sentence splitter would cut the row into cells, and no sentence would hold both a row's key and
+ * its value ("uid: 64001; name: mysql; description: mysql-server.").
+ */
+function rowSentence(header: string[], cells: string[]): string {
+  const parts = cells
+    .map((cell, i) => {
+      const value = cell.replace(/[\s.;:,]+$/, '').trim();
+      if (!value) return '';
+      return header[i] ? `${header[i]}: ${value}` : value;
+    })
+    .filter(Boolean);
+  return parts.length ? `${parts.join('; ')}.` : '';
+}
+
 function table(t: Tokens.Table): string[] {
   const header = t.header.map((h) => inline(h.text));
-  return t.rows.map((row) =>
-    row
-      .map((cell, i) => {
-        const value = inline(cell.text);
-        if (!value) return '';
-        return header[i] ? `${header[i]}: ${sentence(value)}` : sentence(value);
-      })
-      .filter(Boolean)
-      .join(' '),
-  );
+  return t.rows
+    .map((row) =>
+      rowSentence(
+        header,
+        row.map((cell) => inline(cell.text)),
+      ),
+    )
+    .filter(Boolean);
 }
 
 function list(l: Tokens.List): string[] {
@@ -145,8 +160,51 @@ function withoutRules(text: string): string {
   return out.join('\n');
 }
 
+/** A plain-text table's rule under its header: dashes (or "=") crossed by "+" or "|" ("----+-----", "|---|---|"). */
+const TABLE_RULE = /^\s*[|+]?\s*[-=]{2,}\s*(?:[+|]\s*[-=]{2,}\s*)+[|+]?\s*$/;
+/** A border line of a boxed table ("+-----+-----+"). */
+const BORDER = /^\s*\+[-=+]+\+\s*$/;
+const cellsOf = (line: string) =>
+  line
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/\|$/, '')
+    .split('|')
+    .map((c) => c.trim());
+
+/**
+ * Plain text's tables (a header line over a rule of dashes crossed by "+" or "|", then rows of cells split by "|")
+ * as one sentence per row, each a paragraph of its own; everything else stays as it is.
+ */
+function plainTables(text: string): string {
+  const lines = text.split('\n');
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const next = lines[i + 1] ?? '';
+    if (!line.includes('|') || !TABLE_RULE.test(next)) {
+      out.push(line);
+      continue;
+    }
+    const header = cellsOf(line);
+    if (header.length < 2) {
+      out.push(line);
+      continue;
+    }
+    if (BORDER.test(out[out.length - 1] ?? '')) out.pop();
+    const rows: string[] = [];
+    let j = i + 2;
+    for (; j < lines.length && (lines[j]!.includes('|') || BORDER.test(lines[j]!)); j++) {
+      if (!BORDER.test(lines[j]!) && !TABLE_RULE.test(lines[j]!)) rows.push(rowSentence(header, cellsOf(lines[j]!)));
+    }
+    out.push('', ...rows.filter(Boolean).flatMap((r) => [r, '']));
+    i = j - 1;
+  }
+  return out.join('\n');
+}
+
 /** The document as plain paragraphs separated by blank lines (Markdown), or without its rule lines (anything else). */
 export function readableText(text: string): string {
-  if (!looksLikeMarkdown(text)) return withoutRules(text);
+  if (!looksLikeMarkdown(text)) return withoutRules(plainTables(text));
   return blocks(new Lexer({ gfm: true }).lex(text.replace(/\r\n?/g, '\n'))).join('\n\n');
 }
