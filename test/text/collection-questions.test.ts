@@ -20,6 +20,8 @@ describe('questions about the whole collection', () => {
     ["What's in the folder?", 'list'],
     ['List the documents.', 'list'],
     ['Show me all the files in the index', 'list'],
+    ['How many documents are in this folder, and which topics do they cover?', 'count'],
+    ['Which files are there and what are they about?', 'list'],
   ])('"%s" asks for the collection\'s %s', (question, fact) => {
     expect(collectionQuestion(question)).toBe(fact);
   });
@@ -32,6 +34,7 @@ describe('questions about the whole collection', () => {
     'How many texts of the author are about war?',
     'What file does the daemon read its settings from?',
     'How many addresses are in the collection?',
+    'How many files are there and the proxy settings?',
   ])('"%s" asks what the documents say (or is the catalogue\'s), not about the collection', (question) => {
     expect(collectionQuestion(question)).toBeNull();
   });

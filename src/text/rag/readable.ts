@@ -2,8 +2,9 @@
 // paragraphs before chunking, so that markup never ends up inside an answer and never glues prose to code:
 // - headings become sentences of their own;
 // - a code block stays, without its fences, as a paragraph of its own (a command or a value can be the answer);
-// - a table row becomes one sentence naming each cell by its column ("Option: schemaTable; Required: Optional."), in
-//   Markdown and in plain text (a header line over a rule of dashes and "+" or "|", as psql and many READMEs print);
+// - a Markdown table row becomes sentences naming each cell by its column ("Option: schemaTable. Required: Optional.");
+//   a plain-text table (a header over a rule of dashes crossed by "+" or "|", as psql and many READMEs print) one
+//   sentence per row, its cells joined by semicolons, instead of one run-on sentence of all its rows;
 // - links keep their text, images their alt text; emphasis, inline-code backticks and HTML tags go.
 // Plain text (a book, a licence, a transcript) is left as it is but for its tables and its rule lines ("=====", "-----", "*****"),
 // which carry no words: a rule under a one-line heading opens the prose that follows with the heading, as in Markdown,
@@ -46,9 +47,8 @@ function inline(text: string): string {
 const sentence = (s: string) => (s && !/[.!?:;]$/.test(s) ? `${s}.` : s);
 
 /**
- * One sentence for a table row, each cell named by its column and the cells joined by semicolons: with a stop after
- * each cell, the sentence splitter would cut the row into cells, and no sentence would hold both a row's key and
- * its value ("uid: 64001; name: mysql; description: mysql-server.").
+ * One sentence for a plain-text table row, each cell named by its column and the cells joined by semicolons, so that
+ * one sentence holds a row's key and its value ("uid: 64001; name: mysql; description: mysql-server.").
  */
 function rowSentence(header: string[], cells: string[]): string {
   const parts = cells
@@ -61,16 +61,23 @@ function rowSentence(header: string[], cells: string[]): string {
   return parts.length ? `${parts.join('; ')}.` : '';
 }
 
+/**
+ * A Markdown table row as its cells, each a sentence naming its column ("Option: schemaTable. Default: none."). Rows as
+ * one sentence (rowSentence) were tried: on the development halves the span reader then picked a column's name
+ * ("Description") as the answer, and one question went from right to wrong.
+ */
 function table(t: Tokens.Table): string[] {
   const header = t.header.map((h) => inline(h.text));
-  return t.rows
-    .map((row) =>
-      rowSentence(
-        header,
-        row.map((cell) => inline(cell.text)),
-      ),
-    )
-    .filter(Boolean);
+  return t.rows.map((row) =>
+    row
+      .map((cell, i) => {
+        const value = inline(cell.text);
+        if (!value) return '';
+        return header[i] ? `${header[i]}: ${sentence(value)}` : sentence(value);
+      })
+      .filter(Boolean)
+      .join(' '),
+  );
 }
 
 function list(l: Tokens.List): string[] {

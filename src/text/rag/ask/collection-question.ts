@@ -10,7 +10,8 @@ const DOCS = '(?:documents?|files?|texts?)';
 const HOLDER = '(?:collection|folder|directory|index|corpus|library|knowledge base)';
 const THE = '(?:the|this|your|my|our)';
 const WHERE = `(?: (?:in|within|inside|of) ${THE} ${HOLDER}| (?:indexed|loaded|available|stored))?`;
-const END = '\\s*[?.!]?$';
+// The question may go on about the same documents: "How many documents are there, and which software do they cover?"
+const END = '(?:,? and (?:which|what|who|how|where|when)\\b.*)?\\s*[?.!]?$';
 
 const PATTERNS: [RegExp, CollectionFact][] = [
   // "How many documents are in the collection?", "how many files are there", "How many documents do you have?"
