@@ -76,6 +76,8 @@ describe('POST /rag/ask about the collection, without a catalogue', () => {
     expect(body.guardrails.catalogue).toMatchObject({ fact: 'collection', passed: true, documents: 3 });
     expect(body.answer_passage).toBeNull();
     expect(body.context).toEqual([]);
+    // A fact of the index, not a reading: as sure as the catalogue's facts.
+    expect(body).toMatchObject({ confidence: 'high', confidence_score: 1 });
     expect(body.warnings.join(' ')).toMatch(/list of indexed documents/);
   });
 

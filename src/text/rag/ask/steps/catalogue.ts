@@ -62,8 +62,13 @@ export class CatalogueStep implements AskStep {
       llm: false,
       grounding: null,
       guardrails: { ...ctx.guardrails, grounding: { applicable: false, reason: 'answer from the list of indexed documents' } },
-      // The index states the fact.
-      confidence: confidenceOf([], 1, 1),
+      // The index states the fact: no passage's similarity says how sure it is.
+      confidence: {
+        ...confidenceOf([], 1),
+        score: 1,
+        level: 'high',
+        explanation: 'High confidence (1.00): the documents are counted and named from the index.',
+      },
       warnings: [...ctx.warnings, 'The answer comes from the list of indexed documents, not from their text.'],
     });
     return true;
