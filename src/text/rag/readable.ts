@@ -6,10 +6,10 @@
 //   a plain-text table (a header over a rule of dashes crossed by "+" or "|", as psql and many READMEs print) one
 //   sentence per row, its cells joined by semicolons, instead of one run-on sentence of all its rows;
 // - links keep their text, images their alt text; emphasis, inline-code backticks and HTML tags go.
-// Plain text (a book, a licence, a transcript) is left as it is but for its tables and its rule lines ("=====", "-----", "*****"),
-// which carry no words: a rule under a one-line heading opens the prose that follows with the heading, as in Markdown,
-// and any other rule ends a paragraph. Only a document that looks like Markdown is parsed (marked's lexer), because
-// Markdown rules misread plain text (an indented line is code there).
+// Plain text (a book, a licence, a transcript) is left as it is but for its tables and its rule lines ("=====",
+// "-----", "*****"), which carry no words: a rule under a one-line heading opens the prose that follows with the
+// heading, as in Markdown, and any other rule ends a paragraph. Only a document that looks like Markdown is parsed
+// (marked's lexer), because Markdown rules misread plain text (an indented line is code there).
 import { type Token, type Tokens, Lexer } from 'marked';
 
 /** Signs of Markdown: a fence, an ATX heading, a table separator row, a link or an HTML tag of the usual kinds. */

@@ -1,8 +1,9 @@
 // Step 6: a question about the documents themselves ("Who gave the 1941 address?") is answered from the documents'
 // catalogue (document-question.ts): the entry its year or name picks out, or that of the best passage when its topic
-// is supported there; a question about the whole collection ("How many documents are there?") from the index's list of
-// documents, when no catalogue covers them all. A question the catalogue rules out (a year or a name no entry has, a speaker none of whose
-// words it holds, the present asked of old documents) is marked for the refusal step.
+// is supported there. A question about the whole collection ("How many documents are there?") is answered from the
+// index's list of documents, unless a catalogue covers them all. A question the catalogue rules out (a year or a name
+// no entry has, a speaker none of whose words it holds, the present asked of old documents) is marked for the refusal
+// step.
 import type { DocumentCatalogue } from '../../documents.js';
 import { collectionAnswer, collectionQuestion } from '../collection-question.js';
 import { confidenceOf } from '../confidence.js';
