@@ -76,7 +76,10 @@ async function askPages(app: FastifyInstance) {
         passages,
         warnings,
         llmConfigured: app.llm.available,
-        confidenceWords: confidenceInWords(result.confidence_factors as unknown as Record<string, number>, result.context.length),
+        confidenceWords:
+          (result.guardrails.catalogue as { fact?: string } | undefined)?.fact === 'collection'
+            ? 'the documents are counted and named from the index, not read from a passage.'
+            : confidenceInWords(result.confidence_factors as unknown as Record<string, number>, result.context.length),
       });
     } catch (err) {
       if (err instanceof TextHttpError && err.statusCode === 400) {

@@ -91,6 +91,8 @@ describe('POST /rag/ask about the collection, without a catalogue', () => {
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('3 documents: changes.txt; faq.txt; install.txt');
     expect(res.body).toContain('From the list of indexed documents, not from their text.');
+    expect(res.body).toContain('counted and named from the index');
+    expect(res.body).not.toContain('0 passages used');
     expect(res.body).not.toContain('documents.json');
     // No passage is shown: none was the answer's.
     expect(res.body).not.toContain('The passage it comes from');
