@@ -9,7 +9,7 @@ import { checkQuestion, groundingScore } from '../../src/text/rag/ask/guardrails
 import { loadLexicon } from '../../src/text/rag/ask/lexicon.js';
 import { analyseQuestion, loadLearnedReader } from '../../src/text/rag/ask/reader.js';
 import { extractEntities } from '../../src/text/rag/ask/question-nlp.js';
-import { wholeNumber } from '../../src/text/rag/ask/pipeline.js';
+import { wholeNumber, withoutAnswerMarker } from '../../src/text/rag/ask/pipeline.js';
 import { DEFAULT_ABBREVIATIONS, expandAbbreviations, fixTypos, vocabulary } from '../../src/text/rag/ask/rewrite.js';
 import { makeApp, tempDir } from '../helpers/app.js';
 import { FakeLlm, baseUrlFor } from '../helpers/fake-llm.js';
@@ -170,6 +170,14 @@ describe('a span that starts inside a number', () => {
     ['2 million', 'There are about 2 million Americans working right now.', '2 million'],
     ['Americans', 'There are about 2 million Americans working right now.', 'Americans'],
   ])('"%s" of "%s" is "%s"', (answer, sentence, expected) => expect(wholeNumber(answer, sentence)).toBe(expected));
+
+  it.each([
+    ['A: XIO means "extended input/output".', 'XIO means "extended input/output".'],
+    ['Answer: run configure with CPPFLAGS set.', 'run configure with CPPFLAGS set.'],
+    ['A2) Use the -d option twice.', 'Use the -d option twice.'],
+    ['A new release came out in May.', 'A new release came out in May.'],
+    ['A: B and C.', 'B and C.'],
+  ])('the FAQ answer marker of "%s" is not part of the answer', (sentence, expected) => expect(withoutAnswerMarker(sentence)).toBe(expected));
 });
 
 describe('confidence and grounding arithmetic', () => {

@@ -297,6 +297,11 @@ describe('the shipped reader', () => {
     ).toBe(0);
     expect(asksQuestion('"Where are you going?"')).toBe(true);
     expect(asksQuestion('"Where are you going?" he asked.')).toBe(false);
+    // A FAQ's question line asks, with or without its question mark; its answer line does not.
+    expect(asksQuestion('Q: configure disables readline support because it does not find an include file.')).toBe(true);
+    expect(asksQuestion('Question 3) The build stops with an error.')).toBe(true);
+    expect(asksQuestion('A: Set CPPFLAGS to the directory of the include files.')).toBe(false);
+    expect(asksQuestion('Q. Smith wrote the first version.')).toBe(false);
   });
 
   it('answers an open question with whole sentences', () => {

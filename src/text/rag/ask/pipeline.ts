@@ -34,7 +34,7 @@ import { DEFAULT_SUPPORT, type SupportSettings, WordVectorCache, type WordVector
 export type { StepListener } from './context.js';
 export type { ShownType } from './read-passages.js';
 export type { AskResponse } from './response.js';
-export { wholeNumber } from './read-passages.js';
+export { wholeNumber, withoutAnswerMarker } from './read-passages.js';
 export { entityCoverage, entityStatistics } from './response.js';
 
 export interface AskSettings {

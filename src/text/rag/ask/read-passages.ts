@@ -52,6 +52,9 @@ type Analysed = () => Promise<{ reader: LearnedReader; question: ReturnType<type
  * A span that starts inside a number takes the number's start: the reader's spans are word runs, and "1 1/2 million"
  * or "2 million" is several words ("1/2 million" of "another 1 1/2 million jobs" would say half a million).
  */
+/** A FAQ's answer marker ("A: XIO means ...", "Answer: ...") opens the sentence; it is not part of the answer. */
+export const withoutAnswerMarker = (sentence: string) => sentence.replace(/^\W{0,3}(?:A|Answer)\s*\d*\s*[:)]\s+(?=\S)/, '');
+
 export function wholeNumber(answer: string, sentence: string): string {
   const at = sentence.indexOf(answer);
   if (at <= 0 || !/^(?:\d+\/\d+|hundred|thousand|million|billion|trillion)\b/i.test(answer)) return answer;
@@ -116,8 +119,8 @@ export class PassageReader {
     const passage = passageOf(candidates, read.candidate, read.sentence);
     // A span the reader doubts (its expected token F1 below spanDoubt) is not shown alone: its sentence is the answer.
     const doubtful = read.answerType === 'factoid' && read.spanScore !== null && read.spanScore < this.options.spanDoubt();
-    if (doubtful) return { answer: read.sentence, passage, answerType: 'sentence', support: read.support, warnings };
-    const answer = read.answerType === 'factoid' ? wholeNumber(read.answer, read.sentence) : read.answer;
+    if (doubtful) return { answer: withoutAnswerMarker(read.sentence), passage, answerType: 'sentence', support: read.support, warnings };
+    const answer = read.answerType === 'factoid' ? wholeNumber(read.answer, read.sentence) : withoutAnswerMarker(read.answer);
     return { answer, passage, answerType: read.answerType, support: read.support, warnings };
   }
 
