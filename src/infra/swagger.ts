@@ -39,6 +39,8 @@ async function swaggerPlugin(app: FastifyInstance) {
     transformStaticCSP: (header: string) =>
       header.replace(/\s*upgrade-insecure-requests;?/, '').replace(/style-src ([^;]*);/, (_, sources: string) => `style-src ${sources} 'unsafe-inline';`),
   });
+  // Where many web frameworks put their API page: users try it first.
+  app.get('/docs', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/api/docs', 301));
 }
 
 type OpenApiDocument = { components?: { schemas?: Record<string, unknown> } } & Record<string, unknown>;

@@ -55,6 +55,12 @@ describe('security headers on the pages', () => {
     expect((await app.inject({ url: '/static/css/site.css' })).headers['x-content-type-options']).toBe('nosniff');
   });
 
+  it('sends /docs, where many frameworks put their API page, to Swagger UI', async () => {
+    const res = await app.inject({ url: '/docs' });
+    expect(res.statusCode).toBe(301);
+    expect(res.headers.location).toBe('/api/docs');
+  });
+
   it('Swagger UI keeps its own policy, which lets its scripts run, and is not framed by other sites', async () => {
     const res = await app.inject({ url: '/api/docs' });
     expect(res.statusCode).toBe(200);
