@@ -19,6 +19,28 @@ describe('POST /analyze/sentiment without an LLM key', () => {
   });
   afterAll(() => app.close());
 
+  it('reads words on either side of a control character as two words', async () => {
+    const spaced = (await post(app, { text: 'The service was bad bad.' })).json();
+    const joined = (await post(app, { text: 'The service was bad\u0000bad.' })).json();
+    expect(joined.scores).toEqual(spaced.scores);
+    expect(joined.warnings).toEqual([]);
+  });
+
+  it('warns when the model knows none or few of the words, and says nothing for plain English', async () => {
+    const emoji = (await post(app, { text: '😡😡😡' })).json();
+    expect(emoji.warnings).toEqual([expect.stringMatching(/knows none of the words/)]);
+    const mostly = (await post(app, { text: 'Xyzzqf plughq frobnozz wibblezork good' })).json();
+    expect(mostly.warnings).toEqual([expect.stringMatching(/knows only 1 of the text's 5 words/)]);
+    expect((await post(app, { text: 'The food was cold and bland.' })).json().warnings).toEqual([]);
+    const page = await app.inject({
+      method: 'POST',
+      url: '/sentiment',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `text=${encodeURIComponent('😡😡😡')}`,
+    });
+    expect(page.body).toMatch(/<p class="notice">The sentiment model knows none of the words/);
+  });
+
   it('answers the spec fields for a short text, with a fallback interpretation from the scores', async () => {
     const res = await post(app, { text: 'Profit rose 20% and beat expectations.' });
     expect(res.statusCode).toBe(200);

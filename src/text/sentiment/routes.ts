@@ -33,6 +33,7 @@ export const SentimentResponseSchema = z
         }),
       ])
       .optional(),
+    warnings: z.array(z.string()).describe('what limits the reading, such as a text whose words the model mostly does not know; empty when nothing does'),
   })
   .meta({ id: 'SentimentResult' });
 

@@ -18,6 +18,9 @@ export type Scores<K extends string> = Record<K, number>;
 /** Each chunk's scores, in text order. */
 export interface ChunkScores {
   chunks: number;
+  /** The text's tokens (without special ones), and how many of them the sentiment model's vocabulary lacks. */
+  tokens: number;
+  unknown: number;
   sentiment: Scores<(typeof SENTIMENTS)[number]>[];
   emotion: Scores<(typeof EMOTIONS)[number]>[];
 }
@@ -60,7 +63,17 @@ async function classify<K extends string>(clf: TextClassifier, chunks: string[],
 /** Cuts the text into chunks of at most 510 tokens and runs both classifiers on every chunk. */
 export async function scoreChunks(models: Pick<LoadedModels, 'sentiment' | 'emotion'>, text: string): Promise<ChunkScores> {
   const tokenizer = models.sentiment.tokenizer;
-  const chunks = chunkText(text, (s) => tokenizer.encode(s, { add_special_tokens: false }).length);
+  const unk = (tokenizer as unknown as { unk_token_id?: number }).unk_token_id;
+  // The chunker counts every sentence's tokens once (an over-long sentence's words again): the unknown ones are
+  // counted on the way, as a share.
+  let tokens = 0;
+  let unknown = 0;
+  const chunks = chunkText(text, (s) => {
+    const ids = tokenizer.encode(s, { add_special_tokens: false });
+    tokens += ids.length;
+    if (unk !== undefined) for (const id of ids) if (id === unk) unknown++;
+    return ids.length;
+  });
   const [sentiment, emotion] = await Promise.all([classify(models.sentiment, chunks, SENTIMENTS), classify(models.emotion, chunks, EMOTIONS)]);
-  return { chunks: chunks.length, sentiment, emotion };
+  return { chunks: chunks.length, tokens, unknown, sentiment, emotion };
 }

@@ -92,6 +92,22 @@ export interface SentimentResult {
   llm_powered: boolean;
   models: { sentiment: string; emotion: string };
   llm?: { provider: string; model: string } | { fallback_reason: LlmFailure; detail: string };
+  /** What limits the reading: most of the text's words unknown to the model. */
+  warnings: string[];
+}
+
+/** Control characters (a NUL between two words) are not read by the tokenizer and would join the words around them. */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
+
+/** A warning when at least half the text's tokens are words the sentiment model does not know. */
+function unknownWords({ tokens, unknown }: Pick<ChunkScores, 'tokens' | 'unknown'>): string[] {
+  if (!tokens || unknown * 2 < tokens) return [];
+  return unknown === tokens
+    ? [
+        'The sentiment model knows none of the words of this text (emoji, another language or script, codes): the scores are its default, not a reading of the text.',
+      ]
+    : [`The sentiment model knows only ${tokens - unknown} of the text's ${tokens} words and signs: the scores rest on those.`];
 }
 
 /**
@@ -203,9 +219,10 @@ export class SentimentService {
     private readonly longTexts?: LongTexts,
   ) {}
 
-  async analyze(text: string): Promise<SentimentResult> {
+  async analyze(input: string): Promise<SentimentResult> {
     // The models are loaded here in any case: the loading states (503 while loading or after a failure) are this one's.
     const models = await this.loader.acquire();
+    const text = input.replace(CONTROL, ' ');
     let scored: ChunkScores;
     try {
       scored = this.longTexts && text.length > this.longTexts.minChars ? await this.longTexts.score(text) : await scoreChunks(models, text);
@@ -215,6 +232,7 @@ export class SentimentService {
       throw new TextHttpError(500, 'Analysis failed: the models could not process this text');
     }
     const { chunks, sentiment: perChunkSentiment, emotion: perChunkEmotion } = scored;
+    const warnings = unknownWords(scored);
     // Every chunk counts the same: the spec's mean over chunks (a short last chunk weighs as much as a full one).
     const scores = mean(perChunkSentiment, SENTIMENTS);
     const emotions = mean(perChunkEmotion, EMOTIONS);
@@ -236,6 +254,7 @@ export class SentimentService {
       llm_powered: llm.ok,
       models: models.ids,
       llm: llm.ok ? { provider: llm.provider, model: llm.model } : { fallback_reason: llm.reason, detail: llm.detail },
+      warnings,
     };
   }
 }
