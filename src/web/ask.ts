@@ -67,8 +67,14 @@ async function askPages(app: FastifyInstance) {
       const asker = await app.rag.ask();
       const result = await asker.ask(question, 5);
       const passages = result.context.map((c) => ({ ...c, by: app.rag.describe(c.source), parts: highlight(c.text, result.answer_passage) }));
-      // Without a language model the hint under the answer says so; the API's warning would repeat it.
-      const warnings = app.llm.available ? result.warnings : result.warnings.filter((w) => !w.startsWith('No language model is configured'));
+      // The hint under the answer says where it comes from (no language model, the list of indexed documents); the
+      // API's warning would repeat it.
+      const fromIndex = (result.guardrails.catalogue as { fact?: string } | undefined)?.fact === 'collection';
+      const warnings = result.warnings.filter(
+        (w) =>
+          !(!app.llm.available && w.startsWith('No language model is configured')) &&
+          !(fromIndex && w.startsWith('The answer comes from the list of indexed documents')),
+      );
       return reply.page('ask', 'Ask the documents: answer', {
         ...common,
         error: null,
@@ -76,10 +82,9 @@ async function askPages(app: FastifyInstance) {
         passages,
         warnings,
         llmConfigured: app.llm.available,
-        confidenceWords:
-          (result.guardrails.catalogue as { fact?: string } | undefined)?.fact === 'collection'
-            ? 'the documents are counted and named from the index, not read from a passage.'
-            : confidenceInWords(result.confidence_factors as unknown as Record<string, number>, result.context.length),
+        confidenceWords: fromIndex
+          ? 'the documents are counted and named from the index, not read from a passage.'
+          : confidenceInWords(result.confidence_factors as unknown as Record<string, number>, result.context.length),
       });
     } catch (err) {
       if (err instanceof TextHttpError && err.statusCode === 400) {

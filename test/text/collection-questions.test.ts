@@ -93,6 +93,8 @@ describe('POST /rag/ask about the collection, without a catalogue', () => {
     expect(res.body).toContain('From the list of indexed documents, not from their text.');
     expect(res.body).toContain('counted and named from the index');
     expect(res.body).not.toContain('0 passages used');
+    // Said once, in the hint under the answer, not again as a warning.
+    expect(res.body.match(/list of indexed documents/g)).toHaveLength(1);
     expect(res.body).not.toContain('documents.json');
     // No passage is shown: none was the answer's.
     expect(res.body).not.toContain('The passage it comes from');
