@@ -41,7 +41,7 @@ function groups(p: Passenger, params: PreprocessorParams, values: Record<string,
     { label: 'Family size', value: num(values.family_size), features: ['family_size'] },
     { label: 'Travelling alone', value: yesNo(values.is_alone), features: ['is_alone'] },
     { label: 'Fare (inferred)', value: pounds(values.inferred_fare), features: ['inferred_fare'] },
-    { label: 'Fare per person (inferred fare / family size)', value: pounds(values.fare_per_person), features: ['fare_per_person'] },
+    { label: 'Fare per person (inferred)', value: pounds(values.fare_per_person), features: ['fare_per_person'] },
     { label: 'Several cabins', value: yesNo(values.cabin_multiple), features: ['cabin_multiple'] },
   ];
 }
