@@ -3,6 +3,9 @@ import { CatalogueStep } from '../../../src/text/rag/ask/steps/catalogue.js';
 import type { DocumentMeta } from '../../../src/text/rag/documents.js';
 import { context, fakeReader, hit, reading, verdict } from './fakes.js';
 
+/** The indexed documents' names, for questions about the whole collection (none of these asks one). */
+const indexed = async () => ['1941.txt', '1961.txt'];
+
 const catalogue = new Map<string, DocumentMeta>([
   ['1941.txt', { author: 'Franklin D. Roosevelt', date: '1941-01-06', title: 'Annual Message', kind: 'address', role: 'president' }],
   ['1961.txt', { author: 'Dwight D. Eisenhower', date: '1961-01-12', title: 'Annual Message', kind: 'address', role: 'president' }],
@@ -16,7 +19,7 @@ describe('catalogue step', () => {
       { original: 'Who gave the 1941 address?', catalogue, kept: [hit('freedoms', { source: '1941.txt' })] },
       { onToken: (t) => void tokens.push(t) },
     );
-    await new CatalogueStep(reader).run(ctx);
+    await new CatalogueStep(reader, indexed).run(ctx);
     expect(ctx.response?.answer).toBe('Franklin D. Roosevelt');
     expect(ctx.response?.answer_type).toBe('factoid');
     expect(tokens).toEqual(['Franklin D. Roosevelt']);
@@ -28,7 +31,7 @@ describe('catalogue step', () => {
 
   it('marks a year no document has, for the refusal, without answering', async () => {
     const ctx = context({ original: 'Who gave the 1950 address?', catalogue, kept: [hit('x')] });
-    await new CatalogueStep(fakeReader(null).reader).run(ctx);
+    await new CatalogueStep(fakeReader(null).reader, indexed).run(ctx);
     expect(ctx.response).toBeNull();
     expect(ctx.notInCatalogue).toEqual(['1950']);
     expect(ctx.guardrails.catalogue).toEqual({ fact: 'author', passed: false, missing: ['1950'] });
@@ -40,10 +43,10 @@ describe('catalogue step', () => {
       catalogue,
       entities: { people: ['Kennedy'], places: [], organizations: [], dates: [], numbers: [] },
     });
-    await new CatalogueStep(fakeReader(null).reader).run(speaker);
+    await new CatalogueStep(fakeReader(null).reader, indexed).run(speaker);
     expect(speaker.notInCatalogue).toEqual(['Kennedy']);
     const present = context({ original: 'Who is the current president?', catalogue });
-    await new CatalogueStep(fakeReader(null).reader).run(present);
+    await new CatalogueStep(fakeReader(null).reader, indexed).run(present);
     expect(present.newest).toBe('1961-01-12');
     expect(present.guardrails.catalogue).toEqual({ fact: 'present', passed: false, newest: '1961-01-12' });
   });
@@ -52,7 +55,7 @@ describe('catalogue step', () => {
     const { reader, calls } = fakeReader(reading('the military-industrial complex', { passage: { text: 'Beware.', source: '1961.txt', chunk_index: 0 } }));
     const kept = [hit('Beware the military-industrial complex.', { source: '1961.txt' })];
     const ctx = context({ original: 'Which president warned about the military-industrial complex?', catalogue, kept, support: verdict() });
-    await new CatalogueStep(reader).run(ctx);
+    await new CatalogueStep(reader, indexed).run(ctx);
     expect(calls[0]).toMatchObject({ question: 'warned about the military-industrial complex?', type: 'open' });
     expect(ctx.response?.answer).toBe('Dwight D. Eisenhower');
     expect(ctx.guardrails.catalogue).toMatchObject({ matched_by: 'retrieval', source: '1961.txt' });
@@ -60,7 +63,7 @@ describe('catalogue step', () => {
 
   it('leaves a question about what the documents say alone', async () => {
     const ctx = context({ original: 'What are the four freedoms?', catalogue });
-    await new CatalogueStep(fakeReader(null).reader).run(ctx);
+    await new CatalogueStep(fakeReader(null).reader, indexed).run(ctx);
     expect(ctx.response).toBeNull();
     expect(ctx.guardrails.catalogue).toBeUndefined();
   });

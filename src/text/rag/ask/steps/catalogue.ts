@@ -19,7 +19,7 @@ export class CatalogueStep implements AskStep {
   /** `indexed` lists the indexed documents' names (from RagService.stats). */
   constructor(
     private readonly reader: PassageReader,
-    private readonly indexed: () => Promise<string[]> = async () => [],
+    private readonly indexed: () => Promise<string[]>,
   ) {}
 
   async run(ctx: AskContext): Promise<void> {
