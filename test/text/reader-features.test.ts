@@ -49,6 +49,13 @@ describe('answer type of a question', () => {
     ['what does X want to + verb', 'What does the UN want to stabilize?'],
     ['what is the X for Y (not a use)', 'What is the penalty for late filing?'],
     ['what did X vote for', 'What did the committee vote for?'],
+    ['a choice between named options', 'Was the station assembled on the ground or in orbit?'],
+    ['a clause joined by "and" that is not a question of its own', 'What grows and is eaten in winter?'],
+    ['"when" asking for a time, then a second question', 'When did the war start, and who won?'],
+    ['a wh-question after a clause', 'Before the formation of which planet, did the sun lose its oxygen?'],
+    ['a wh-question with a clause inside', 'How many problems, once thought hard, did the paper address?'],
+    ['an occupation', 'What did her father do for a living?'],
+    ['who, with "allowed to"', 'Who is allowed to publish new versions of the licence?'],
   ])('factoid: %s ("%s")', (_, q) => expect(answerType(q)).toBe('factoid'));
 
   it.each([
@@ -82,6 +89,15 @@ describe('answer type of a question', () => {
     ['what is X used for (a use)', 'What is the relay used for?'],
     ['what does X do (a function)', 'what does the update tool do'],
     ['what can X be used for (a use)', 'What can the library be used for?'],
+    ['yes or no', 'Can I sell copies of the program?'],
+    ['yes or no, then a second question', 'Is the numbering the same as in the other tool? What differs?'],
+    ['yes or no after a condition', 'If I run the program only on my own server, does that count as distributing it?'],
+    ['yes or no after a statement', 'We ship a device with the firmware. Do we have to give buyers the keys?'],
+    ['what happens', 'What happens if a court finds the waiver invalid?'],
+    ['what becomes of X', 'what becomes of the house at the end of the book'],
+    ['what is X supposed to do', 'When I modify the document, what am I supposed to do with its notes section?'],
+    ['what did X do to Y', 'What did the manager do to the team that made them leave?'],
+    ["what's the point (a contraction)", "What's the point he is making with the story?"],
   ])('open: %s ("%s")', (_, q) => expect(answerType(q)).toBe('open'));
 
   it.each([

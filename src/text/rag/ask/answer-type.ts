@@ -16,6 +16,11 @@ const OPEN: RegExp[] = [
   /\b(tell me (about|more)|in what way|for what reason|what is the (reason|purpose|significance|meaning|point|idea))\b/,
   new RegExp(`\\bwhat (do|does|did|will|would|can|could|should|has|have|had)\\b.*\\b(${DISCOURSE})\\b`),
   new RegExp(`\\b(${DISCOURSE}) (about|on|regarding|concerning)\\b`),
+  // What comes about, what someone does or is to do: an account of events or of an action.
+  /\bwhat (happens|happened|will happen|would happen|could happen|is going to happen)\b/,
+  /\bwhat (becomes|became|will become|has become) of\b/,
+  /\b(supposed|expected|required|meant|allowed|going) to do\b/,
+  /\bwhat (do|does|did|should|must|can|could|would|will|am|are|is|was|were)\b.* do (to|for(?! a living)|about|with|when|if|after)\b/,
   /\bwhat (was|were|is|are) (the |his |her |their |its |[\w-]+'s? )?(main |central |overall )?(view|views|position|stance|opinion|attitude|argument|arguments|message|vision|philosophy|legacy|reasons?|consequences?|effects?|impact|significance|causes?|benefits?|risks?|dangers?|idea|point|themes?)\b/,
 ];
 
@@ -34,7 +39,8 @@ const PURPOSE: RegExp[] = [
  * proposed; "factoid" for everything else (names, dates, places, quantities, things).
  */
 export function answerType(question: string): AnswerType {
-  const q = question.toLowerCase().replace(/\s+/g, ' ').trim();
+  const q = mainQuestion(question);
+  if (polar(q)) return 'open';
   // Asking for a person, a time, a place or one of a kind is a factoid, whatever the verb ("which summit did she speak about?").
   if (!/\bwhy\b/.test(q) && /^(\w+ )?(which|who|whom|whose|when|where)\b|^(in |during |by )?what (year|date|month|day|century|decade)\b/.test(q))
     return 'factoid';
@@ -44,6 +50,44 @@ export function answerType(question: string): AnswerType {
   if (embeddedThing(q)) return 'factoid';
   if (definition(question)) return 'open';
   return OPEN.some((re) => re.test(q)) ? 'open' : 'factoid';
+}
+
+/** Subjects that open a clause: pronouns, determiners and possessives. */
+const SUBJECT = "(?:i|we|you|he|she|it|they|there|this|that|these|those|the|a|an|my|our|your|his|her|its|their|someone|somebody|people|[\\w-]+'s)";
+/** "When I modify a document, ...", "If I run it on my own server, ...": a condition or a time set before the question. */
+const LEADING_CLAUSE = new RegExp(
+  `^(?:when|whenever|if|once|after|before|while|since|because|suppose) ${SUBJECT}\\b(?![^,?]*\\b(?:which|what|who|whom|whose|where|when|why|how)\\b)[^,?]*,\\s*(?=\\S)`,
+);
+const AUXILIARY =
+  "(?:can|could|do|does|did|is|are|am|was|were|should|shall|may|might|must|will|would|has|have|had|isn't|aren't|doesn't|don't|didn't|can't|won't|wouldn't|shouldn't)";
+/** A yes-or-no question: an auxiliary verb first ("Can I sell it?", "Is the numbering the same?"). */
+const POLAR = new RegExp(`^${AUXILIARY}\\s+\\S`);
+
+/**
+ * The question in lower case, "what's" read as "what is", without a condition or a time set before it ("When I modify
+ * a document under the licence, what am I supposed to do with X?" asks what to do, not when).
+ */
+function mainQuestion(question: string): string {
+  return withoutLeadingClause(
+    question
+      .toLowerCase()
+      .replace(/[’`]/g, "'")
+      .replace(/\s+/g, ' ')
+      .trim()
+      .replace(/\b(what|who|where|when|how|which|that|there)'s\b/g, '$1 is'),
+  );
+}
+
+const withoutLeadingClause = (q: string) => q.replace(LEADING_CLAUSE, '');
+
+/**
+ * "Can I sell copies?", "We ship a device. Do we have to give buyers the keys?", "If I run it on my server, does that
+ * count as conveying it?": yes or no, with the reason, is told by a sentence. Any sentence of the question may ask it,
+ * after a condition set before it. A choice between named options ("Was it assembled on earth or in space?") is
+ * answered by one of them, a span.
+ */
+function polar(q: string): boolean {
+  return !/\bor\b/.test(q) && q.split(/(?<=[.?!;])\s+/).some((s) => POLAR.test(withoutLeadingClause(s)));
 }
 
 /**
