@@ -50,6 +50,8 @@ const { values } = parseArgs({
     'embedding-dropout': { type: 'string', default: '0.2' },
     // Development figures (and the early-stopping check) this many times an epoch, at evenly spaced batches.
     'checks-per-epoch': { type: 'string', default: '1' },
+    // Decay of a moving average of the weights (Polyak averaging) after every batch; 0: off.
+    ema: { type: 'string', default: '0' },
     // Keep every n-th training example (a quick trial of the whole path; the shipped model uses all).
     every: { type: 'string', default: '1' },
   },
@@ -73,6 +75,7 @@ const params = {
   patience: 2,
   emb_lr_scale: Number(values['embedding-lr-scale']),
   checks_per_epoch: Number(values['checks-per-epoch']),
+  ema: Number(values.ema),
   seed,
 };
 const outDir = fromRoot(values.out);

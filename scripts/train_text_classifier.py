@@ -208,6 +208,13 @@ def main():
     bad = 0
     checks = max(1, int(hp.get("checks_per_epoch", 1)))
     stop = False
+    # Polyak averaging: an exponential moving average of the weights after every batch, with this decay (0: off). The
+    # development figures, early stopping and the exported model then use the averaged weights.
+    ema_decay = float(hp.get("ema", 0.0))
+    # Early on the decay is smaller, (1 + t) / (10 + t) after t batches, so that the average does not stay near the
+    # initial weights.
+    ema = {k: v.detach().clone().double() for k, v in model.state_dict().items()} if ema_decay > 0 else None
+    updates = 0
     for epoch in range(1, hp["epochs"] + 1):
         model.train()
         lr = hp["lr"] * (hp.get("lr_decay", 1.0) ** (epoch - 1))
@@ -229,12 +236,28 @@ def main():
             loss.backward()
             nn.utils.clip_grad_norm_(model.parameters(), 5.0)
             opt.step()
+            if ema is not None:
+                updates += 1
+                decay = min(ema_decay, (1.0 + updates) / (10.0 + updates))
+                with torch.no_grad():
+                    for k, v in model.state_dict().items():
+                        if v.dtype.is_floating_point:
+                            ema[k].mul_(decay).add_(v.double(), alpha=1.0 - decay)
+                        else:
+                            ema[k].copy_(v)
             total += loss.item() * len(idx)
             seen += len(idx)
             if step not in marks:
                 continue
             at = epoch if checks == 1 else round(epoch - 1 + marks[step] / checks, 3)
+            live = None
+            if ema is not None:
+                live = {k: v.clone() for k, v in model.state_dict().items()}
+                model.load_state_dict({k: ema[k].to(live[k].dtype) for k in live})
             zs = [logits_of(model, s["examples"], labels) for s in slices]
+            if live is not None:
+                averaged = {k: v.clone() for k, v in model.state_dict().items()}
+                model.load_state_dict(live)
             model.train()
             scores = {s["name"]: slice_score(z, s, labels) for z, s in zip(zs, slices)}
             mean = sum(scores.values()) / len(scores)
@@ -242,7 +265,7 @@ def main():
             print(f"epoch {at}: loss {total / seen:.4f} dev " + " ".join(f"{k} {v:.4f}" for k, v in scores.items()) + f" mean {mean:.4f}", flush=True)
             if mean > best[0]:
                 best = (mean, at)
-                best_state = {k: v.clone() for k, v in model.state_dict().items()}
+                best_state = averaged if live is not None else {k: v.clone() for k, v in model.state_dict().items()}
                 bad = 0
             else:
                 bad += 1
@@ -307,7 +330,7 @@ def main():
         do_constant_folding=True,
     )
     half_table(args.out)
-    report = {"history": history, "best_epoch": best[1], "calibration": calibration, "torch": torch.__version__, "threads": args.threads}
+    report = {"history": history, "best_epoch": best[1], "ema": ema_decay, "calibration": calibration, "torch": torch.__version__, "threads": args.threads}
     with open(os.path.join(args.work, "report.json"), "w") as f:
         json.dump(report, f, indent=2)
     print(f"wrote {args.out}", flush=True)

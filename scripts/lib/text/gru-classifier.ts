@@ -61,6 +61,8 @@ export interface GruParams {
   emb_lr_scale?: number;
   /** Development figures this many times an epoch (early stopping may pick a point inside an epoch); 1 by default. */
   checks_per_epoch?: number;
+  /** Decay of an exponential moving average of the weights after every batch (0 or absent: off); the averaged weights are the ones checked and exported. */
+  ema?: number;
   seed: number;
 }
 
