@@ -97,7 +97,7 @@ describe('/rag/ask with READER_MODEL', () => {
     });
     try {
       await app.inject({ method: 'POST', url: '/rag/index', payload: {} });
-      return (await app.inject({ method: 'POST', url: '/rag/ask', payload: { question: 'Did the navy ships sail to London?' } })).json();
+      return (await app.inject({ method: 'POST', url: '/rag/ask', payload: { question: 'Where did the navy ships sail to?' } })).json();
     } finally {
       await app.close();
     }
@@ -108,7 +108,7 @@ describe('/rag/ask with READER_MODEL', () => {
     expect(body.answer_type).toBe('factoid');
     expect(body.answer_passage).toBe('The navy ships sailed up the river to London.');
     expect(body.answer_passage).toContain(body.answer);
-    const question = new Set(['did', 'the', 'navy', 'ships', 'sail', 'to', 'london']);
+    const question = new Set(['where', 'did', 'the', 'navy', 'ships', 'sail', 'to']);
     for (const w of body.answer.toLowerCase().split(/\s+/)) expect(question).toContain(w);
     // The only warning: no LLM is configured (the model read the span, so no load failure is reported).
     expect(body.warnings).toEqual([expect.stringMatching(/^No language model is configured/)]);
