@@ -135,6 +135,33 @@ describe('documents as a reader reads them', () => {
     expect(readableText('Thanks for reading.\n-----\nMore text.').split(/\n\s*\n/)).toEqual(['Thanks for reading.', 'More text.']);
   });
 
+  it('reads a README with only underlined headings, reference-style links and bold list items as Markdown', () => {
+    const text = [
+      'Welcome to the Project',
+      '======================',
+      '',
+      '[![ci badge]][ci]',
+      '',
+      'The toolkit includes:',
+      '',
+      '- **libfoo**',
+      '  an implementation of every protocol version up to 1.3 ([RFC 8446]).',
+      '',
+      '[ci]: https://ci.example.org/',
+      '[RFC 8446]: https://www.rfc-editor.org/rfc/rfc8446',
+    ].join('\n');
+    expect(looksLikeMarkdown(text)).toBe(true);
+    const read = readableText(text);
+    expect(read).not.toMatch(/\*\*|\]\[|https:/);
+    expect(read).toContain('libfoo');
+    expect(read).toContain('an implementation of every protocol version up to 1.3');
+  });
+
+  it('keeps plain text with one such sign (a footnote reference) as plain text', () => {
+    const text = 'The tool was first released in 1993 [1].\n\n[1]: see the history file.';
+    expect(looksLikeMarkdown(text)).toBe(false);
+  });
+
   it('leaves plain text exactly as it is: a book chapter, licences, the sample addresses', () => {
     const plain = [
       'It was a truth universally acknowledged.\n\n    An indented line is not code here.\n\n1. A numbered line.',

@@ -12,13 +12,20 @@
 // (marked's lexer), because Markdown rules misread plain text (an indented line is code there).
 import { type Token, type Tokens, Lexer } from 'marked';
 
-/** Signs of Markdown: a fence, an ATX heading, a table separator row, a link or an HTML tag of the usual kinds. */
+/**
+ * Signs of Markdown: a fence, an ATX heading, a table separator row, an inline or a reference-style link, an HTML tag
+ * of the usual kinds, strong emphasis.
+ */
 const MARKDOWN_SIGNS = [
   /^\s{0,3}(```|~~~)/m,
   /^#{1,6} \S/m,
   /^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)+\|?\s*$/m,
   /\]\([^)\s]+\)/,
   /<\/?(code|pre|a|br|p|div|img|table|td|th|tr|kbd|em|strong)\b[^>]*>/i,
+  // Reference-style links ("[www.openssl.org]: https://...", "[text][ref]", "[![badge]][ref]") and strong emphasis.
+  /^\s{0,3}\[[^\]\n]+\]:\s+\S/m,
+  /\]\[[^\]\n]*\]/,
+  /(^|\s)\*\*[^*\s][^*\n]*\*\*(?=[\s.,;:!?)]|$)/m,
 ];
 
 export function looksLikeMarkdown(text: string): boolean {
@@ -29,18 +36,22 @@ const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
 
 /** Inline Markdown and HTML as plain words. */
 function inline(text: string): string {
-  return text
-    .replace(/<!--[\s\S]*?-->/g, ' ')
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1')
-    .replace(/<\/?[a-z][a-z0-9]*\b[^>]*>/gi, '')
-    .replace(/&(amp|lt|gt|quot|apos|nbsp|#39);/g, (_, e: string) => ENTITIES[e] ?? '')
-    .replace(/`+([^`]*)`+/g, '$1')
-    .replace(/(\*\*|__)(?=\S)([^*_]*?\S)\1/g, '$2')
-    .replace(/(^|[\s(])[*_](?=\S)([^*_\n]*?\S)[*_](?=[\s).,;:!?]|$)/g, '$1$2')
-    .replace(/[ \t]+/g, ' ')
-    .trim();
+  return (
+    text
+      .replace(/<!--[\s\S]*?-->/g, ' ')
+      .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+      // Reference-style and shortcut images ("![logo][ref]", "[![badge]][ci]"): their alt text.
+      .replace(/!\[([^\]]*)\](?:\[[^\]]*\])?/g, '$1')
+      .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
+      .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1')
+      .replace(/<\/?[a-z][a-z0-9]*\b[^>]*>/gi, '')
+      .replace(/&(amp|lt|gt|quot|apos|nbsp|#39);/g, (_, e: string) => ENTITIES[e] ?? '')
+      .replace(/`+([^`]*)`+/g, '$1')
+      .replace(/(\*\*|__)(?=\S)([^*_]*?\S)\1/g, '$2')
+      .replace(/(^|[\s(])[*_](?=\S)([^*_\n]*?\S)[*_](?=[\s).,;:!?]|$)/g, '$1$2')
+      .replace(/[ \t]+/g, ' ')
+      .trim()
+  );
 }
 
 /** A sentence ends with a stop, so that the sentence splitter never runs it into the next one. */
