@@ -17,7 +17,6 @@ export interface AnswerabilityInput {
   support: Pick<SupportVerdict, 'passed' | 'coverage' | 'lacks'>;
   factors: ConfidenceFactors;
   topSemantic: number;
-  topBm25: number;
   answer: string;
   factoid: boolean;
 }
@@ -35,8 +34,9 @@ const FEATURES = {
   retrieval_quality: (x: AnswerabilityInput) => x.factors.retrieval_quality,
   consistency: (x: AnswerabilityInput) => x.factors.consistency,
   entity_coverage: (x: AnswerabilityInput) => x.factors.entity_coverage,
+  // No BM25 score: its scale follows the collection (a word's rarity grows with the number of chunks), so a folder of
+  // a few files scored low whatever the match, and its answers fell below the threshold.
   top_semantic: (x: AnswerabilityInput) => x.topSemantic,
-  top_bm25: (x: AnswerabilityInput) => Math.log1p(Math.max(0, x.topBm25)),
   answer_words: (x: AnswerabilityInput) => Math.log1p(x.answer.split(/\s+/).filter(Boolean).length),
   factoid: (x: AnswerabilityInput) => (x.factoid ? 1 : 0),
 } satisfies Record<string, (x: AnswerabilityInput) => number>;

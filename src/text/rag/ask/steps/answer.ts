@@ -30,7 +30,6 @@ export function learnedDecision(
     support,
     factors,
     topSemantic: Math.max(0, ...kept.map((h) => h.semantic_score)),
-    topBm25: Math.max(0, ...kept.map((h) => h.bm25_score)),
     answer: read.answer,
     factoid: read.answerType !== 'open',
   });
