@@ -39,9 +39,8 @@ function inline(text: string): string {
   return (
     text
       .replace(/<!--[\s\S]*?-->/g, ' ')
-      .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-      // Reference-style and shortcut images ("![logo][ref]", "[![badge]][ci]"): their alt text.
-      .replace(/!\[([^\]]*)\](?:\[[^\]]*\])?/g, '$1')
+      // Images, inline, reference-style or shortcut ("![logo](x.png)", "![logo][ref]", "[![badge]][ci]"): their alt text.
+      .replace(/!\[([^\]]*)\](?:\([^)]*\)|\[[^\]]*\])?/g, '$1')
       .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
       .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1')
       .replace(/<\/?[a-z][a-z0-9]*\b[^>]*>/gi, '')
