@@ -246,10 +246,6 @@ export class RagService {
     return undefined;
   }
 
-  chunkTexts(): string[] {
-    return [...this.records.values()].map((r) => r.text);
-  }
-
   get indexing(): boolean {
     return this.running !== null;
   }

@@ -7,7 +7,12 @@ import type { RagService } from '../../../src/text/rag/service.js';
 import { hit } from './fakes.js';
 
 const rag = (hits = [hit('The weather was cold.', { semantic: 0.1, bm25: 0 })]) =>
-  ({ ready: async () => {}, generation: 1, chunkTexts: () => ['The weather was cold.'], search: async () => hits }) as unknown as RagService;
+  ({
+    ready: async () => {},
+    generation: 1,
+    chunks: () => [{ text: 'The weather was cold.', source: 'weather.txt' }],
+    search: async () => hits,
+  }) as unknown as RagService;
 const pipeline = (r = rag()) =>
   new AskPipeline(r, { available: false } as Llm, {
     minSemantic: 0.4,

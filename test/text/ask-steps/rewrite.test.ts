@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import type { ChunkRecord } from '../../../src/text/rag/store.js';
 import { CorpusVocabulary } from '../../../src/text/rag/ask/corpus.js';
 import { lexiconOf } from '../../../src/text/rag/ask/lexicon.js';
 import type { QuestionNlp } from '../../../src/text/rag/ask/question-nlp.js';
 import { RewriteStep } from '../../../src/text/rag/ask/steps/rewrite.js';
 import { context, fakeLlm } from './fakes.js';
 
-const corpus = new CorpusVocabulary({ generation: 1, chunkTexts: () => ['The railroad crossed the prairie.', 'The railroad company grew.'] });
+const corpus = new CorpusVocabulary({
+  generation: 1,
+  chunks: () => ['The railroad crossed the prairie.', 'The railroad company grew.'].map((text) => ({ text, source: 'rail.txt' }) as ChunkRecord),
+});
 const tagged: QuestionNlp = {
   entities: { people: [], places: ['Kansas'], organizations: [], dates: [], numbers: [] },
   answerType: 'factoid',

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ChunkRecord } from '../../../src/text/rag/store.js';
 import { CorpusVocabulary } from '../../../src/text/rag/ask/corpus.js';
 import { lexiconOf } from '../../../src/text/rag/ask/lexicon.js';
 import type { QuestionNlp } from '../../../src/text/rag/ask/question-nlp.js';
@@ -18,7 +19,7 @@ function step(holding: SearchHit[], texts: string[] = ['The canal was built by t
     relevant: (h) => h.semantic_score >= 0.3,
     lexicon,
     wordVectors: undefined,
-    corpus: new CorpusVocabulary({ generation: 1, chunkTexts: () => texts }),
+    corpus: new CorpusVocabulary({ generation: 1, chunks: () => texts.map((text) => ({ text, source: 'notes.txt' }) as ChunkRecord) }),
     tag: async () => tagged,
   });
   return { s, asked };

@@ -68,6 +68,8 @@ export class AskContext {
   speakerDocs: Set<string> | null = null;
   /** That speaker's words, lower case (not required in the passages: "Bill" of William J. Clinton). */
   speakerNames = new Set<string>();
+  /** The stems by which the question names documents (their file names), which alone are searched then. */
+  namedStems = new Set<string>();
   hits: SearchHit[] = [];
   // relevance, support
   /** The passages that go on: relevant enough, and with the support step the chunks naming what they lacked first. */

@@ -93,7 +93,7 @@ export class AskPipeline {
     this.steps = [
       new GuardStep(rag),
       new RewriteStep({ llm, abbreviations: settings.abbreviations, llmRewrite: settings.llmRewrite, lexicon, corpus, tag }),
-      new RetrieveStep({ rag, rerank: !!settings.rerank, documents: settings.documents }),
+      new RetrieveStep({ rag, rerank: !!settings.rerank, documents: settings.documents, corpus }),
       new RelevanceStep(settings),
       new SupportStep({ rag, settings: support, relevant: isRelevant(settings), lexicon, wordVectors, corpus, tag }),
       new CatalogueStep(reader, async () => (await rag.stats()).sources.map((s) => s.source)),

@@ -1,10 +1,12 @@
 // Step 3: hybrid retrieval of the rewritten question, and with RAG_RERANK the cross-encoder's order over a deeper
 // candidate list. A question about one speaker's words ("What did X warn about?") is asked of that speaker's
-// documents only, when the documents' catalogue names X as an author.
+// documents only, when the documents' catalogue names X as an author; a question that names documents by a word of
+// their file names ("keyv: how do I ...?", "in the GPL v3") is asked of those documents only.
 import { TextHttpError } from '../../../errors.js';
 import type { DocumentCatalogue } from '../../documents.js';
 import { RERANK_DEPTH, type RagService, type SearchHit } from '../../service.js';
 import type { AskContext } from '../context.js';
+import type { CorpusVocabulary } from '../corpus.js';
 import { speakerDocuments, speakerWords } from '../document-question.js';
 import type { AskStep } from './step.js';
 
@@ -14,6 +16,8 @@ export interface RetrieveOptions {
   rerank: boolean;
   /** The documents' authors and dates (DOCS_DIR/documents.json), read once per question. */
   documents?: () => DocumentCatalogue;
+  /** The collection's document names, for questions that name documents. */
+  corpus?: Pick<CorpusVocabulary, 'namedDocuments'>;
 }
 
 export class RetrieveStep implements AskStep {
@@ -30,16 +34,19 @@ export class RetrieveStep implements AskStep {
     ctx.catalogue = catalogue;
     ctx.speakerDocs = speakerDocs;
     ctx.speakerNames = new Set(speakerDocs ? speakerWords(original) : []);
+    const named = speakerDocs ? null : (this.o.corpus?.namedDocuments(rewritten) ?? null);
+    ctx.namedStems = named?.stems ?? new Set();
+    const within = speakerDocs ?? named?.sources ?? null;
     const depth = this.o.rerank ? Math.max(topK, RERANK_DEPTH) : topK;
     const { rag } = this.o;
-    let hits = await ctx.time('retrieve', () => (speakerDocs ? rag.searchIn(rewritten, depth, speakerDocs) : rag.search(rewritten, depth)));
+    let hits = await ctx.time('retrieve', () => (within ? rag.searchIn(rewritten, depth, within) : rag.search(rewritten, depth)));
     const warnings: string[] = [];
     if (this.o.rerank) hits = await ctx.time('rerank', () => this.rerank(rewritten, hits, topK, warnings));
     ctx.hits = hits;
     ctx.warnings.push(...warnings);
     ctx.emit('retrieve', {
       results: hits.length,
-      ...(speakerDocs ? { within: [...speakerDocs] } : {}),
+      ...(within ? { within: [...within] } : {}),
       ...(this.o.rerank ? { reranked: !warnings.length } : {}),
     });
   }

@@ -2,6 +2,7 @@
 // (support.ts). Names and numbers that no kept passage mentions, though other chunks of the collection do, bring the
 // best of those chunks in first: a plain search can rank a name's only passage below ones that share the question's
 // other words, and only they can hold the answer.
+import { bm25Tokens } from '../../../search/bm25.js';
 import type { RagService, SearchHit } from '../../service.js';
 import type { AskContext } from '../context.js';
 import type { CorpusVocabulary } from '../corpus.js';
@@ -43,13 +44,14 @@ export class SupportStep implements AskStep {
       tag: this.o.tag,
       // The speaker of "What did Bill Clinton say...?", whose documents alone are searched, need not be named in them
       // ("Bill" is in none of the documents of William J. Clinton).
-      notRequired: (name) => this.o.corpus.everywhere(name) || ctx.speakerNames.has(name.toLowerCase()),
+      // Nor need the words by which it names documents ("keyv" of keyv-readme.txt).
+      notRequired: (name) => this.o.corpus.everywhere(name) || ctx.speakerNames.has(name.toLowerCase()) || namedBy(name, ctx.namedStems),
     });
     ctx.supportCheck = check;
     if (ctx.kept.length) {
       let support = await ctx.time('guardrail_support', () => check.check(ctx.kept, this.o.settings));
       const unnamed = support.terms.filter((t) => t.kind !== 'word' && !t.found).map((t) => t.text);
-      if (!support.passed && unnamed.length && !ctx.speakerDocs) {
+      if (!support.passed && unnamed.length && !ctx.speakerDocs && !ctx.namedStems.size) {
         const kept = ctx.kept;
         const named = (await ctx.time('retrieve_names', () => this.o.rag.searchHolding(ctx.rewritten, NAMED_PASSAGES, unnamed))).filter(
           (h) => this.o.relevant(h) && !kept.some((k) => k.id === h.id),
@@ -67,4 +69,10 @@ export class SupportStep implements AskStep {
     }
     ctx.stats = entityStatistics(ctx.entityList, ctx.kept);
   }
+}
+
+/** Whether every stem of a name is one by which the question names documents. */
+function namedBy(name: string, stems: ReadonlySet<string>): boolean {
+  const own = bm25Tokens(name);
+  return stems.size > 0 && own.length > 0 && own.every((s) => stems.has(s));
 }
