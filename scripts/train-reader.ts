@@ -24,7 +24,7 @@ import {
   titleStems,
   sentenceFeatures,
   spanCandidates,
-  spanFeatures,
+  spanRows,
 } from '../src/text/rag/ask/reader.js';
 import type { ConsensusSettings } from '../src/text/rag/ask/span-consensus.js';
 import { chunkDocument } from '../src/text/rag/chunker.js';
@@ -214,7 +214,7 @@ interface SpanRows {
   X: Float32Array[];
 }
 /** Every candidate span of a question's best `k` sentences by `scores`, with its features and token F1. */
-function spanRows(p: Prepared, scores: number[], k: number): SpanRows {
+function questionSpanRows(p: Prepared, scores: number[], k: number): SpanRows {
   const order = scores.map((_, i) => i).sort((a, b) => scores[b]! - scores[a]! || a - b);
   const out: SpanRows = { y: [], X: [] };
   order.slice(0, k).forEach((i, rank) => {
@@ -222,8 +222,8 @@ function spanRows(p: Prepared, scores: number[], k: number): SpanRows {
     const spans = spanCandidates(terms, p.q);
     if (!spans.length) return;
     const standing = { score: scores[i]!, rank, gap: scores[order[0]!]! - scores[i]! };
-    spanFeatures(terms, spans, p.q, p.features[i]!, standing).forEach((x, j) => {
-      out.X.push(featureVector(x, SPAN_FEATURES));
+    spanRows(terms, spans, p.q, p.features[i]!, standing, SPAN_FEATURES).forEach((x, j) => {
+      out.X.push(x);
       out.y.push(bestF1(spans[j]!.text, p.item.answers));
     });
   });
@@ -233,7 +233,7 @@ const pX: Float32Array[] = [];
 const pY: number[] = [];
 train.forEach((p, k) => {
   if (!p.candidates.length) return;
-  const r = spanRows(p, trainScores[k]!, TRAIN_SENTENCES);
+  const r = questionSpanRows(p, trainScores[k]!, TRAIN_SENTENCES);
   // Every good span (F1 >= 0.5), and a sample of the partial overlaps and of the misses.
   const good = r.y.flatMap((y, i) => (y >= 0.5 ? [i] : []));
   const partial = sample(

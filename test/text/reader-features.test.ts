@@ -15,6 +15,7 @@ import {
   sentenceFeatures,
   spanCandidates,
   spanFeatures,
+  spanRows,
   titleStems,
 } from '../../src/text/rag/ask/reader.js';
 
@@ -205,6 +206,23 @@ describe('reader features, on hand-made sentences', () => {
   });
 });
 
+describe('span rows', () => {
+  it("are the span features' records in the order of the model's names, whatever that order", () => {
+    const q = analyseQuestion('Which river did the Romans cross in 49 BC?', () => 1);
+    const sentence = 'In 49 BC, Caesar led a single legion across the Rubicon, a shallow river in northern Italy.';
+    const terms = termsOf(sentence);
+    const spans = spanCandidates(terms, q);
+    const sf = sentenceFeatures(q, [{ text: sentence, chunkRank: 0, chunkBm25: 1, position: 0 }])[0]!;
+    const standing = { score: 0.7, rank: 1, gap: 0.2 };
+    const names = [...SPAN_FEATURES].sort();
+    const rows = spanRows(terms, spans, q, sf, standing, names);
+    const records = spanFeatures(terms, spans, q, sf, standing);
+    expect(spans.length).toBeGreaterThan(10);
+    expect(rows).toEqual(records.map((r) => featureVector(r, names)));
+    expect(() => spanRows(terms, spans, q, sf, standing, [...names, 'no_such_feature'])).toThrow(/no feature named no_such_feature/);
+  });
+});
+
 describe('alignment of the question with a sentence (hand-made)', () => {
   const spanFeature = (question: string, sentence: string, name: (typeof SPAN_FEATURES)[number]) => {
     const q = analyseQuestion(question, () => 1);
@@ -273,7 +291,7 @@ describe('the shipped reader', () => {
     const terms = termsOf(text);
     const span = spanFeatures(terms, spanCandidates(terms, q).slice(0, 1), q, sentence, { score: 0, rank: 0, gap: 0 })[0]!;
     expect(Object.keys(sentence)).toEqual(card.sentence_ranker!.features);
-    expect(Object.keys(span)).toEqual(card.span_ranker!.features);
+    expect(Object.keys(span).sort()).toEqual([...card.span_ranker!.features].sort());
     for (const x of [...Object.values(sentence), ...Object.values(span)]) expect(Number.isFinite(x)).toBe(true);
   });
 

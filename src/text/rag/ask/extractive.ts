@@ -4,7 +4,7 @@
 // where -> a place).
 import nlp from 'compromise';
 import { bm25Tokens } from '../../search/bm25.js';
-import { YEAR_WORD } from './lexical.js';
+import { YEAR_WORD, memoise } from './lexical.js';
 
 export type QuestionType = 'person' | 'date' | 'number' | 'place' | 'other';
 
@@ -51,7 +51,13 @@ export const TYPED: Record<Exclude<QuestionType, 'other'>, Record<string, number
 
 export const fit = (t: Term, wanted: Record<string, number>) => Math.max(0, ...[...t.tags].map((tag) => wanted[tag] ?? 0));
 
-export function termsOf(sentence: string): Term[] {
+/**
+ * A sentence's words with their part-of-speech tags, remembered for the sentences read most recently: the same
+ * passages come back question after question, and tagging is the costly part of reading one. Callers only read them.
+ */
+export const termsOf: (sentence: string) => Term[] = memoise(2_000, tagTerms);
+
+function tagTerms(sentence: string): Term[] {
   const json = nlp(sentence).json({ terms: { tags: true } }) as { terms: { text: string; pre: string; post: string; tags: string[] }[] }[];
   const terms: { text: string; pre: string; post: string; tags: string[] }[] = [];
   for (const t of json.flatMap((s) => s.terms)) {

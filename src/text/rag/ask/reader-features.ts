@@ -6,5 +6,5 @@ export { featureVector } from './features.js';
 export { HEAD_KINDS, type QuestionInfo, analyseQuestion, questionHead, whWord } from './reader-question.js';
 export { SENTENCE_FEATURES, type SentenceCandidate, type SentenceFeature, type SentenceFeatures, sentenceFeatures } from './sentence-features.js';
 export { MAX_SPAN, type SpanCandidate, spanCandidates } from './span-candidates.js';
-export { SPAN_FEATURES, type SentenceStanding, type SpanFeature, type SpanFeatures, spanFeatures } from './span-features.js';
+export { SPAN_FEATURES, type SentenceStanding, type SpanFeature, type SpanFeatures, spanFeatures, spanRows } from './span-features.js';
 export { titleStems } from './passages.js';

@@ -16,7 +16,7 @@ import {
   type SentenceFeatures,
   sentenceFeatures,
   spanCandidates,
-  spanFeatures,
+  spanRows,
 } from './reader-features.js';
 import { type ConsensusSettings, consensus } from './span-consensus.js';
 
@@ -102,8 +102,8 @@ export class LearnedReader {
       const found = spanCandidates(terms, q);
       if (!found.length) return;
       const standing = { score: raw[i]!, rank, gap: raw[top]! - raw[i]! };
-      spanFeatures(terms, found, q, features[i]!, standing).forEach((x, k) =>
-        spans.push({ i, text: found[k]!.text, score: predictCompact(this.models.span, featureVector(x, this.spanNames)) }),
+      spanRows(terms, found, q, features[i]!, standing, this.spanNames).forEach((x, k) =>
+        spans.push({ i, text: found[k]!.text, score: predictCompact(this.models.span, x) }),
       );
     });
     if (!spans.length) {

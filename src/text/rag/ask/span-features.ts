@@ -2,10 +2,11 @@
 // question (its words' classes, its distance to the question's words, its likeness by word vectors to the head noun
 // and the verbs, its alignment with the words either side of the wh-phrase) and the standing of its sentence, each
 // computed under its name (the model's own list of names orders them, features.ts).
-import { type Span, type Term, TYPED, fit, isNominal, spansOf } from './extractive.js';
+import { type Span, type Term, fit, isNominal } from './extractive.js';
 import { oneHot, prefixed } from './features.js';
 import { HEAD_KIND_NAMES, type QuestionInfo, type QuestionWord, QUESTION_TYPES, WH_WORDS, lowerWord } from './reader-question.js';
-import { COMMON_ROWS, type SentenceFeatures } from './sentence-features.js';
+import type { SentenceFeatures } from './sentence-features.js';
+import { type SentenceWords, WINDOW, maxIn, sentenceWords } from './span-words.js';
 import { type WordTable, loadWordTable } from './word-vectors.js';
 
 /** Word classes of a span's boundary words. */
@@ -17,6 +18,10 @@ function wordClass(t: Term | undefined): number {
   const k = CLASSES.findIndex((c) => t.tags.has(c));
   return k < 0 ? CLASSES.length : k;
 }
+
+/** The one-hot word class of a span's first and last word, for each class index (wordClass), made once. */
+const FIRST_CLASS = Array.from({ length: CLASSES.length + 2 }, (_, k) => oneHot('first_', CLASSES, CLASSES[k]));
+const LAST_CLASS = Array.from({ length: CLASSES.length + 2 }, (_, k) => oneHot('last_', CLASSES, CLASSES[k]));
 
 /** The sentence's own standing, so that a span of a sentence unlikely to hold the answer scores low. */
 const SENTENCE_CONTEXT = [
@@ -101,84 +106,6 @@ export interface SentenceStanding {
   score: number;
   rank: number;
   gap: number;
-}
-
-/** The largest of xs[from..to) (0 for an empty range; the range is clipped to the sentence). */
-function maxIn(xs: number[], from: number, to: number): number {
-  let m = 0;
-  for (let i = Math.max(0, from); i < Math.min(xs.length, to); i++) m = Math.max(m, xs[i]!);
-  return m;
-}
-
-/** Words either side of a span that the alignment features look at. */
-const WINDOW = 6;
-
-/** One sentence's words as every span of it is measured: per word, its likeness to the question's words. */
-interface SentenceWords {
-  terms: Term[];
-  q: QuestionInfo;
-  /** Likeness to the head noun, to the question's verbs (verbs only) and to its content words. */
-  headSim: number[];
-  verbSim: number[];
-  questionSim: number[];
-  /** How well each word stands for each context word of the question, left and right of its wh-phrase. */
-  leftMatch: number[][];
-  rightMatch: number[][];
-  /** Open parentheses before each word (a span inside brackets is an aside, rarely the answer). */
-  depth: number[];
-  /** The question's words in the sentence, weighted by rarity (the head noun three times). */
-  anchors: { at: number; weight: number }[];
-  totalAnchor: number;
-  runs: Span[];
-  wanted: Record<string, number> | null;
-}
-
-function parenthesisDepth(terms: Term[]): number[] {
-  const depth: number[] = [];
-  let open = 0;
-  for (const t of terms) {
-    open += (t.pre.match(/\(/g) ?? []).length;
-    depth.push(open);
-    open = Math.max(0, open - (t.post.match(/\)/g) ?? []).length);
-  }
-  return depth;
-}
-
-function sentenceWords(terms: Term[], q: QuestionInfo, table: WordTable): SentenceWords {
-  const rows = terms.map((t) => table.row(lowerWord(t)));
-  const headSim = terms.map((t, i) => (!q.head ? 0 : t.stem === q.head ? 1 : table.similarity(q.headRow, rows[i]!)));
-  const verbSim = terms.map((t, i) =>
-    !t.tags.has('Verb') ? 0 : q.verbs.has(t.stem) ? 1 : Math.max(0, ...q.verbRows.map((r) => table.similarity(r, rows[i]!))),
-  );
-  // How well each sentence word stands for each context word of the question (same stem 1, a close word its similarity).
-  const matchOf = (w: QuestionWord) =>
-    terms.map((t, i) => {
-      if (t.stem && t.stem === w.stem) return 1;
-      if (rows[i]! < COMMON_ROWS) return 0;
-      const sim = table.similarity(w.row, rows[i]!);
-      return sim >= 0.6 ? sim : 0;
-    });
-  const questionSim = terms.map((t, i) =>
-    t.stem && q.stems.has(t.stem) ? 1 : rows[i]! < COMMON_ROWS ? 0 : Math.max(0, ...q.words.map((w) => table.similarity(w.row, rows[i]!))),
-  );
-  const anchors: { at: number; weight: number }[] = [];
-  terms.forEach((t, i) => {
-    if (t.stem && q.stems.has(t.stem)) anchors.push({ at: i, weight: (q.weight.get(t.stem) ?? 0) * (t.stem === q.head ? 3 : 1) });
-  });
-  return {
-    terms,
-    q,
-    headSim,
-    verbSim,
-    questionSim,
-    leftMatch: q.leftContext.map(matchOf),
-    rightMatch: q.rightContext.map(matchOf),
-    depth: parenthesisDepth(terms),
-    anchors,
-    totalAnchor: anchors.reduce((a, b) => a + b.weight, 0) || 1,
-    runs: spansOf(terms, q.stems),
-    wanted: q.type === 'other' ? null : TYPED[q.type],
-  };
 }
 
 /** Rarity-weighted share of the context words found (or a close word) within [from, to). */
@@ -308,11 +235,8 @@ function shapeFeatures(w: SentenceWords, s: Span) {
     before_punctuation: Number(s.to === terms.length || /[,;:.)!?]/.test(terms[s.to - 1]!.post)),
     previous_class: wordClass(prev),
     next_class: wordClass(next),
-    ...oneHot('first_', CLASSES, CLASSES[wordClass(first)]),
-    ...oneHot('last_', CLASSES, CLASSES[wordClass(terms[s.to - 1])]),
-    ...oneHot('question_', QUESTION_TYPES, q.type),
-    sentence_length: Math.min(terms.length, 80),
-    ...oneHot('wh_', WH_WORDS, q.wh),
+    ...FIRST_CLASS[wordClass(first)]!,
+    ...LAST_CLASS[wordClass(terms[s.to - 1])]!,
     prepositions: c.prepositions,
     has_head_noun: c.head,
     previous_is_question_word: isQuestionWord(prev),
@@ -326,14 +250,12 @@ function shapeFeatures(w: SentenceWords, s: Span) {
  * head asks for, the question's verb (or a close one) just before or after the span, the span's likeness to the
  * question's own words.
  */
-function likenessFeatures({ headSim, verbSim, questionSim, depth, q }: SentenceWords, s: Span) {
+function likenessFeatures({ headSim, verbSim, questionSim, depth }: SentenceWords, s: Span) {
   return {
     head_window_similarity: Math.max(maxIn(headSim, s.from - 3, s.from), maxIn(headSim, s.to, s.to + 3)),
     head_span_similarity: maxIn(headSim, s.from, s.to),
-    ...prefixed('head_', q.headKinds, HEAD_KIND_NAMES),
     verb_before_similarity: maxIn(verbSim, s.from - 4, s.from),
     verb_after_similarity: maxIn(verbSim, s.to, s.to + 4),
-    subject_question: Number(q.subject),
     span_question_similarity: questionSim.slice(s.from, s.to).reduce((a, b) => a + b, 0) / (s.to - s.from),
     in_parentheses: Number(depth[s.from]! > 0),
   };
@@ -353,10 +275,33 @@ function alignmentFeatures(w: SentenceWords, s: Span) {
     nearest_left_next_to: leftMatch.length ? maxIn(leftMatch[0]!, s.from - 3, s.from) : 0,
     nearest_right_next_to: rightMatch.length ? maxIn(rightMatch[0]!, s.to, s.to + 3) : 0,
     preposition_match: prepositionMatch(w, s.from),
-    left_context_words: q.leftContext.length,
-    right_context_words: q.rightContext.length,
     after_final_preposition: afterFinalPreposition(w, s.from),
   };
+}
+
+/**
+ * What every span of one sentence shares: the question's kind, the sentence's own features (`sentence`) and its place
+ * among the candidate sentences (`standing`).
+ */
+function sharedFeatures(terms: Term[], q: QuestionInfo, sentence: SentenceFeatures, standing: SentenceStanding) {
+  return {
+    ...oneHot('question_', QUESTION_TYPES, q.type),
+    sentence_length: Math.min(terms.length, 80),
+    ...oneHot('wh_', WH_WORDS, q.wh),
+    ...prefixed('sentence_', sentence, SENTENCE_CONTEXT),
+    ...prefixed('head_', q.headKinds, HEAD_KIND_NAMES),
+    subject_question: Number(q.subject),
+    left_context_words: q.leftContext.length,
+    right_context_words: q.rightContext.length,
+    sentence_score: standing.score,
+    sentence_rank: standing.rank,
+    sentence_gap: standing.gap,
+  };
+}
+
+/** What is each span's own. */
+function ownFeatures(words: SentenceWords, s: Span) {
+  return { ...shapeFeatures(words, s), ...likenessFeatures(words, s), ...alignmentFeatures(words, s) };
 }
 
 /**
@@ -372,14 +317,41 @@ export function spanFeatures(
   table: WordTable = loadWordTable(),
 ): SpanFeatures[] {
   const words = sentenceWords(terms, q, table);
-  const context = prefixed('sentence_', sentence, SENTENCE_CONTEXT);
-  return spans.map((s): SpanFeatures => ({
-    ...shapeFeatures(words, s),
-    ...context,
-    ...likenessFeatures(words, s),
-    ...alignmentFeatures(words, s),
-    sentence_score: standing.score,
-    sentence_rank: standing.rank,
-    sentence_gap: standing.gap,
-  }));
+  const shared = sharedFeatures(terms, q, sentence, standing);
+  return spans.map((s): SpanFeatures => ({ ...shared, ...ownFeatures(words, s) }));
+}
+
+/**
+ * The span model's input rows for every candidate span of one sentence, in the order of `names` (the model's own
+ * list): the same values as featureVector(spanFeatures(...)[k], names), without building a record of every feature
+ * for every span (a sentence has hundreds of spans; the shared part is written once).
+ */
+export function spanRows(
+  terms: Term[],
+  spans: Span[],
+  q: QuestionInfo,
+  sentence: SentenceFeatures,
+  standing: SentenceStanding,
+  names: readonly string[],
+  table: WordTable = loadWordTable(),
+): Float32Array[] {
+  if (!spans.length) return [];
+  const words = sentenceWords(terms, q, table);
+  const shared: Record<string, number> = sharedFeatures(terms, q, sentence, standing);
+  const template = new Float32Array(names.length);
+  const own: [string, number][] = [];
+  names.forEach((n, i) => {
+    if (n in shared) template[i] = shared[n]!;
+    else own.push([n, i]);
+  });
+  return spans.map((s) => {
+    const values: Record<string, number> = ownFeatures(words, s);
+    const row = template.slice();
+    for (const [n, i] of own) {
+      const v = values[n];
+      if (v === undefined) throw new Error(`the reader computes no feature named ${n}`);
+      row[i] = v;
+    }
+    return row;
+  });
 }
