@@ -19,9 +19,11 @@ function wordClass(t: Term | undefined): number {
   return k < 0 ? CLASSES.length : k;
 }
 
-/** The one-hot word class of a span's first and last word, for each class index (wordClass), made once. */
+/** The one-hot word class of a span's first and last word (first_*, last_*), for each class index (wordClass), made once. */
 const FIRST_CLASS = Array.from({ length: CLASSES.length + 2 }, (_, k) => oneHot('first_', CLASSES, CLASSES[k]));
 const LAST_CLASS = Array.from({ length: CLASSES.length + 2 }, (_, k) => oneHot('last_', CLASSES, CLASSES[k]));
+/** The word class indices of a span's first and last word. */
+const boundaryClasses = (terms: Term[], s: Span) => [wordClass(terms[s.from]), wordClass(terms[s.to - 1])] as const;
 
 /** The sentence's own standing, so that a span of a sentence unlikely to hold the answer scores low. */
 const SENTENCE_CONTEXT = [
@@ -235,8 +237,6 @@ function shapeFeatures(w: SentenceWords, s: Span) {
     before_punctuation: Number(s.to === terms.length || /[,;:.)!?]/.test(terms[s.to - 1]!.post)),
     previous_class: wordClass(prev),
     next_class: wordClass(next),
-    ...FIRST_CLASS[wordClass(first)]!,
-    ...LAST_CLASS[wordClass(terms[s.to - 1])]!,
     prepositions: c.prepositions,
     has_head_noun: c.head,
     previous_is_question_word: isQuestionWord(prev),
@@ -299,9 +299,9 @@ function sharedFeatures(terms: Term[], q: QuestionInfo, sentence: SentenceFeatur
   };
 }
 
-/** What is each span's own. */
-function ownFeatures(words: SentenceWords, s: Span) {
-  return { ...shapeFeatures(words, s), ...likenessFeatures(words, s), ...alignmentFeatures(words, s) };
+/** What is each span's own, in parts (the one-hot word classes of its first and last word apart). */
+function ownParts(words: SentenceWords, s: Span) {
+  return { parts: [shapeFeatures(words, s), likenessFeatures(words, s), alignmentFeatures(words, s)], classes: boundaryClasses(words.terms, s) };
 }
 
 /**
@@ -318,7 +318,10 @@ export function spanFeatures(
 ): SpanFeatures[] {
   const words = sentenceWords(terms, q, table);
   const shared = sharedFeatures(terms, q, sentence, standing);
-  return spans.map((s): SpanFeatures => ({ ...shared, ...ownFeatures(words, s) }));
+  return spans.map((s): SpanFeatures => {
+    const { parts, classes } = ownParts(words, s);
+    return Object.assign({}, shared, ...parts, FIRST_CLASS[classes[0]], LAST_CLASS[classes[1]]) as SpanFeatures;
+  });
 }
 
 /**
@@ -338,20 +341,36 @@ export function spanRows(
   if (!spans.length) return [];
   const words = sentenceWords(terms, q, table);
   const shared: Record<string, number> = sharedFeatures(terms, q, sentence, standing);
+  const at = new Map(names.map((n, i) => [n, i]));
   const template = new Float32Array(names.length);
-  const own: [string, number][] = [];
-  names.forEach((n, i) => {
-    if (n in shared) template[i] = shared[n]!;
-    else own.push([n, i]);
-  });
+  for (const [n, v] of Object.entries(shared)) if (at.has(n)) template[at.get(n)!] = v;
+  // Where each word class's indicator goes (-1: the model does not read it).
+  const firstAt = FIRST_CLASS.map((o) => at.get(Object.keys(o).find((k) => o[k as keyof typeof o] === 1) ?? '') ?? -1);
+  const lastAt = LAST_CLASS.map((o) => at.get(Object.keys(o).find((k) => o[k as keyof typeof o] === 1) ?? '') ?? -1);
+  // Each part's names and where they go, from the first span (every span's parts have the same names).
+  let plan: { names: string[]; to: number[] }[] | null = null;
   return spans.map((s) => {
-    const values: Record<string, number> = ownFeatures(words, s);
-    const row = template.slice();
-    for (const [n, i] of own) {
-      const v = values[n];
-      if (v === undefined) throw new Error(`the reader computes no feature named ${n}`);
-      row[i] = v;
+    const { parts, classes } = ownParts(words, s);
+    if (!plan) {
+      checkComputed(names, [shared, ...parts, FIRST_CLASS[0]!, LAST_CLASS[0]!]);
+      plan = parts.map((part) => {
+        const own = Object.keys(part);
+        return { names: own, to: own.map((n) => at.get(n) ?? -1) };
+      });
     }
+    const row = template.slice();
+    parts.forEach((part, j) => {
+      const { names: own, to } = plan![j]!;
+      for (let k = 0; k < own.length; k++) if (to[k]! >= 0) row[to[k]!] = (part as Record<string, number>)[own[k]!]!;
+    });
+    if (firstAt[classes[0]]! >= 0) row[firstAt[classes[0]]!] = 1;
+    if (lastAt[classes[1]]! >= 0) row[lastAt[classes[1]]!] = 1;
     return row;
   });
+}
+
+/** Throws when the model reads a feature that none of the records holds. */
+function checkComputed(names: readonly string[], records: object[]): void {
+  const computed = new Set(records.flatMap((r) => Object.keys(r)));
+  for (const n of names) if (!computed.has(n)) throw new Error(`the reader computes no feature named ${n}`);
 }
