@@ -145,9 +145,11 @@ export const ConfigSchema = z
     SENTIMENT_MAX_CHARS: intIn(1, 10_000_000).default(200_000).describe('Longest text /analyze/sentiment accepts'),
     CHROMA_URL: z.url().optional().describe('Chroma server; without it the service runs its own under DATA_DIR/chroma'),
     DOCS_DIR: z.string().default('docs/sample-collection').describe('Folder of .txt documents for question answering'),
+    // Chroma's rule for collection names: 3 characters or more, letters, digits, ".", "_" and "-", a letter or digit at
+    // either end (a name it refuses would stop the first index run, not the start).
     RAG_COLLECTION: z
       .string()
-      .regex(/^[a-zA-Z0-9][a-zA-Z0-9._-]{1,62}$/)
+      .regex(/^[a-zA-Z0-9][a-zA-Z0-9._-]{1,61}[a-zA-Z0-9]$/, 'must be 3 to 63 letters, digits, ".", "_" or "-", starting and ending with a letter or digit')
       .default('documents')
       .describe('Chroma collection name'),
     EMBEDDING_MODEL: z.string().default('models/text/embedder').describe('Sentence embedder: local directory or Hub id'),

@@ -47,6 +47,11 @@ describe('config', () => {
     expect(() => load({ APP_ENV: 'staging' })).toThrow(/APP_ENV/);
   });
 
+  it('takes only a collection name Chroma accepts', () => {
+    expect(load({ RAG_COLLECTION: 'my-docs.v2' }).RAG_COLLECTION).toBe('my-docs.v2');
+    for (const bad of ['tm', 'docs-', '-docs', 'my docs', 'a'.repeat(64)]) expect(() => load({ RAG_COLLECTION: bad })).toThrow(/RAG_COLLECTION/);
+  });
+
   it('refuses debug mode in production', () => {
     expect(() => load({ APP_ENV: 'production', APP_DEBUG: 'true' })).toThrow(/APP_DEBUG: debug mode must be off/);
     expect(load({ APP_ENV: 'development', APP_DEBUG: 'true' }).APP_DEBUG).toBe(true);
