@@ -195,7 +195,10 @@ function answerStepWarmUp(app: FastifyInstance, pipeline: Lazy<AskPipeline>) {
     state = 'warming';
     const t0 = performance.now();
     try {
-      await (await pipeline()).ask(WARM_UP_QUESTION, 5);
+      const ask = await pipeline();
+      await ask.ask(WARM_UP_QUESTION, 5);
+      const first = (await app.rag.service()).chunks()[0];
+      await ask.warmUpReader(first && { ...first, semantic_score: 0, bm25_score: 0, combined_score: 0 });
       app.log.debug({ ms: Math.round(performance.now() - t0) }, 'answer step loaded');
     } catch (err) {
       app.log.warn({ reason: (err as Error).message }, 'the answer step could not be tried before the first question');

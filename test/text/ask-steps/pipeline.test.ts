@@ -25,6 +25,25 @@ const pipeline = (r = rag()) =>
   });
 
 describe('the ask pipeline', () => {
+  it("warms the span step up with a factoid question read from a passage of the collection, in the reader's worker", async () => {
+    const calls: { question: string; candidates: { text: string }[] }[] = [];
+    const p = new AskPipeline(rag(), { available: false } as Llm, {
+      minSemantic: 0.4,
+      minBm25: 3,
+      groundingThreshold: 0.5,
+      abbreviations: {},
+      llmRewrite: false,
+      lexicon: lexiconOf(['the']),
+      readInWorker: async (args) => (calls.push(args), null),
+    });
+    await p.warmUpReader(undefined);
+    expect(calls).toEqual([]);
+    await p.warmUpReader(hit('The canal opened in 1825. It was built by the state.'));
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.candidates.map((c) => c.text)).toEqual(['The canal opened in 1825.', 'It was built by the state.']);
+    expect(calls[0]!.question).toMatch(/^Who .*\?$/);
+  });
+
   it('is the list of named steps, in order', () => {
     expect(pipeline().steps.map((s) => s.name)).toEqual([
       'guardrail_input',

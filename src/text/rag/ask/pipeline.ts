@@ -6,7 +6,7 @@
 import type { Llm } from '../../llm/llm.js';
 import type { QaReader } from '../../qa-reader.js';
 import type { DocumentCatalogue } from '../documents.js';
-import type { RagService } from '../service.js';
+import type { RagService, SearchHit } from '../service.js';
 import type { Answerability } from './answerability.js';
 import { AskContext, type StepListener } from './context.js';
 import { CorpusVocabulary } from './corpus.js';
@@ -74,8 +74,12 @@ export interface AskSettings {
  */
 export const SPAN_DOUBT = 0.5;
 
+/** A factoid the span step is tried with before a user's first question (any words: the span step reads them all). */
+const WARM_UP_FACTOID = 'Who did what, and when?';
+
 export class AskPipeline {
   private readonly learned: LearnedParts;
+  private readonly reader: PassageReader;
   /** The steps, in the order they run. */
   readonly steps: readonly AskStep[];
 
@@ -90,6 +94,7 @@ export class AskPipeline {
     const reader = new PassageReader(rag, corpus, { reader: settings.reader, readInWorker: settings.readInWorker, spanDoubt: () => learned.spanDoubt });
     const support = settings.support ?? DEFAULT_SUPPORT;
     this.learned = learned;
+    this.reader = reader;
     this.steps = [
       new GuardStep(rag),
       new RewriteStep({ llm, abbreviations: settings.abbreviations, llmRewrite: settings.llmRewrite, lexicon, corpus, tag }),
@@ -103,6 +108,15 @@ export class AskPipeline {
       new GroundStep(settings),
       new ScoreStep(),
     ];
+  }
+
+  /**
+   * Reads a factoid question from a passage of the collection, so that the span step (its code and models, in the
+   * worker too) has run once before a user's first factoid question: a question about the documents, as the start's
+   * warm-up asks, is answered by sentences and never reaches it.
+   */
+  async warmUpReader(passage: SearchHit | undefined): Promise<void> {
+    if (passage) await this.reader.read(WARM_UP_FACTOID, 'factoid', [passage]);
   }
 
   /** Sets the span's expected token F1 below which a factoid is answered with its sentence (SPAN_DOUBT by default). */
