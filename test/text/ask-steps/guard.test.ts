@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { TextHttpError } from '../../../src/text/errors.js';
 import { GuardStep } from '../../../src/text/rag/ask/steps/guard.js';
 import { context } from './fakes.js';
@@ -24,5 +24,20 @@ describe('guard step (guardrail 1)', () => {
     expect(ctx.guardrails.input).toEqual({ passed: true });
     expect(order).toEqual(['ready', 'guardrail_input']);
     expect(Object.keys(ctx.timings)).toEqual(['guardrail_input']);
+  });
+});
+
+describe('step timings', () => {
+  it('add up when two steps time the same work under one name', async () => {
+    vi.useFakeTimers({ toFake: ['performance'] });
+    try {
+      const ctx = context();
+      await ctx.time('answer', () => vi.advanceTimersByTime(40));
+      await ctx.time('answer', () => vi.advanceTimersByTime(2));
+      await ctx.time('confidence', () => vi.advanceTimersByTime(1));
+      expect(ctx.timings).toEqual({ answer: 42, confidence: 1 });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

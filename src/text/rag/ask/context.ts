@@ -100,11 +100,14 @@ export class AskContext {
 
   constructor(readonly request: AskRequest) {}
 
-  /** Runs fn and records its milliseconds under `name`. */
+  /**
+   * Runs fn and adds its milliseconds to those recorded under `name`: a question the support gate reads before the
+   * answer step (both time the reading as "answer") shows the time of both.
+   */
   async time<T>(name: string, fn: () => Promise<T> | T): Promise<T> {
     const t = performance.now();
     const out = await fn();
-    this.timings[name] = Math.round((performance.now() - t) * 100) / 100;
+    this.timings[name] = Math.round(((this.timings[name] ?? 0) + performance.now() - t) * 100) / 100;
     return out;
   }
 
