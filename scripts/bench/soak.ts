@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import { writeResults } from '../lib/results.js';
 import { settled, startService } from './lib.js';
-import { type Route, type RouteResult, drive, imageCount, metric, rssMb, warm } from './workload.js';
+import { type Route, type RouteResult, drive, metric, rssMb, settledImageCount, warm } from './workload.js';
 
 const { values } = parseArgs({
   options: { duration: { type: 'string', default: '60' }, 'images-max': { type: 'string', default: '500' }, 'long-texts': { type: 'boolean', default: false } },
@@ -35,7 +35,7 @@ try {
   );
   const eventLoopP99Ms = Math.round((await metric(service.url, 'nodejs_eventloop_lag_p99_seconds')) * 1e4) / 10;
   const rssEnd = await rssMb(service.url);
-  const images = imageCount(service.dataDir);
+  const images = await settledImageCount(service.dataDir);
   const errors = soak.reduce((s, r) => s + r.errors + r.non2xx, 0);
   const growth = ((rssEnd - rssStart) / rssStart) * 100;
   const file = writeResults(values['long-texts'] ? 'bench-soak-long-texts' : 'bench-soak', {

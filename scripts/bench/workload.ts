@@ -108,6 +108,23 @@ export function imageCount(dataDir: string): number {
   }
 }
 
+/**
+ * The explanation images on disk once the requests still in flight when the load stopped have been answered: the
+ * count, read every 250 ms, unchanged for a second (at most 10 s). The bound holds for every answered explanation; a
+ * request the load generator gave up on at its deadline may still be saving its image.
+ */
+export async function settledImageCount(dataDir: string): Promise<number> {
+  let last = imageCount(dataDir);
+  let still = 0;
+  for (let waited = 0; waited < 10_000 && still < 4; waited += 250) {
+    await new Promise((ok) => setTimeout(ok, 250));
+    const now = imageCount(dataDir);
+    still = now === last ? still + 1 : 0;
+    last = now;
+  }
+  return last;
+}
+
 /** Warms every route once (models load on first use). */
 export async function warm(url: string): Promise<void> {
   for (const route of ['predict', 'explain', 'sentiment', 'search', 'ask'] as Route[]) {
