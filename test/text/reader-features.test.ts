@@ -97,9 +97,16 @@ describe('answer type of a question', () => {
     ['what happens', 'What happens if a court finds the waiver invalid?'],
     ['what becomes of X', 'what becomes of the house at the end of the book'],
     ['what is X supposed to do', 'When I modify the document, what am I supposed to do with its notes section?'],
+    ['yes or no after where to look', 'in the library faq, is it thread safe?'],
+    ['how, after where to look', 'With the logging package, how do I send one namespace to stdout?'],
     ['what did X do to Y', 'What did the manager do to the team that made them leave?'],
     ["what's the point (a contraction)", "What's the point he is making with the story?"],
   ])('open: %s ("%s")', (_, q) => expect(answerType(q)).toBe('open'));
+
+  it.each([
+    ['who, after a time set before it', 'In 1990, who led the party?'],
+    ['which, after where to look', 'In the user guide, which port does the server listen on?'],
+  ])('factoid after a time or place set before it: %s ("%s")', (_, q) => expect(answerType(q)).toBe('factoid'));
 
   it.each([
     ['the N Xs of Y', 'What were the two forms of environmental determinism?'],

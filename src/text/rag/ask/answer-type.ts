@@ -58,14 +58,19 @@ const SUBJECT = "(?:i|we|you|he|she|it|they|there|this|that|these|those|the|a|an
 const LEADING_CLAUSE = new RegExp(
   `^(?:when|whenever|if|once|after|before|while|since|because|suppose) ${SUBJECT}\\b(?![^,?]*\\b(?:which|what|who|whom|whose|where|when|why|how)\\b)[^,?]*,\\s*(?=\\S)`,
 );
+/** "In the zlib FAQ, ...", "With the debug package, ...": where the question looks, set before it (no question word). */
+const LEADING_PLACE = new RegExp(
+  `^(?:in|inside|within|according to|from|for|per|under|on|with|using|regarding|about|as for) (?![^,?]*\\b(?:which|what|who|whom|whose|where|when|why|how)\\b)[^,?]{1,60},\\s*(?=\\S)`,
+);
 const AUXILIARY =
   "(?:can|could|do|does|did|is|are|am|was|were|should|shall|may|might|must|will|would|has|have|had|isn't|aren't|doesn't|don't|didn't|can't|won't|wouldn't|shouldn't)";
 /** A yes-or-no question: an auxiliary verb first ("Can I sell it?", "Is the numbering the same?"). */
 const POLAR = new RegExp(`^${AUXILIARY}\\s+\\S`);
 
 /**
- * The question in lower case, "what's" read as "what is", without a condition or a time set before it ("When I modify
- * a document under the licence, what am I supposed to do with X?" asks what to do, not when).
+ * The question in lower case, "what's" read as "what is", without a condition, a time or a place set before it ("When
+ * I modify a document under the licence, what am I supposed to do with X?" asks what to do, not when; "In the zlib FAQ,
+ * is zlib thread-safe?" is a yes-or-no question).
  */
 function mainQuestion(question: string): string {
   return withoutLeadingClause(
@@ -78,7 +83,7 @@ function mainQuestion(question: string): string {
   );
 }
 
-const withoutLeadingClause = (q: string) => q.replace(LEADING_CLAUSE, '');
+const withoutLeadingClause = (q: string) => q.replace(LEADING_PLACE, '').replace(LEADING_CLAUSE, '');
 
 /**
  * "Can I sell copies?", "We ship a device. Do we have to give buyers the keys?", "If I run it on my server, does that
