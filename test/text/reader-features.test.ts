@@ -226,7 +226,7 @@ describe('span rows', () => {
     const records = spanFeatures(terms, spans, q, sf, standing);
     expect(spans.length).toBeGreaterThan(10);
     expect(rows).toEqual(records.map((r) => featureVector(r, names)));
-    expect(() => spanRows(terms, spans, q, sf, standing, [...names, 'no_such_feature'])).toThrow(/no feature named no_such_feature/);
+    expect(() => spanRows(terms, spans, q, sf, standing, [...names, 'no_such_feature'])).toThrow(/does not compute \(no_such_feature\)/);
   });
 });
 
@@ -354,6 +354,32 @@ describe('the shipped reader', () => {
     )!;
     expect(r.answerType).toBe('open');
     for (const part of r.answer.split(/(?<=\.) /)) expect(sentences).toContain(part);
+  });
+
+  it('keeps the short reply ("Yes.", "No, not yet.") that opens the sentence it answers with, and no other sentence before it', () => {
+    const q = analyseQuestion('Is the library safe to use from several threads?', () => 1);
+    for (const reply of ['Yes.', 'No, not yet.']) {
+      const faq = [reply, 'The library is safe to use from several threads when each thread has its own stream.'];
+      const r = reader.read(
+        q,
+        faq.map((text, position) => ({ text, chunkRank: 0, chunkBm25: 1, position })),
+      )!;
+      expect(r.answerType).toBe('open');
+      expect(r.answer).toBe(faq.join(' '));
+    }
+    // A sentence before it that is not a reply stays out, and so does a reply in another chunk.
+    const other = ['Threads came late to the project.', 'The library is safe to use from several threads when each thread has its own stream.'];
+    expect(
+      reader.read(
+        q,
+        other.map((text, position) => ({ text, chunkRank: 0, chunkBm25: 1, position })),
+      )!.answer,
+    ).toBe(other[1]);
+    const apart = reader.read(q, [
+      { text: 'Yes.', chunkRank: 1, chunkBm25: 1, position: 0 },
+      { text: other[1]!, chunkRank: 0, chunkBm25: 1, position: 1 },
+    ])!;
+    expect(apart.answer).toBe(other[1]);
   });
 
   it('answers "What are the N Xs?" with the sentence that announces the set and the ones that go through it, up to N', () => {

@@ -42,27 +42,7 @@ export class CorpusVocabulary {
 
   /** The vocabulary of the chunks in memory, rebuilt when the index's generation changed. */
   current(): CorpusVocab {
-    if (!this.vocab || this.vocab.generation !== this.rag.generation) {
-      const chunks = this.rag.chunks();
-      const titleDocs = new Map<string, Set<string>>();
-      for (const c of chunks) for (const s of titleStems(c.source)) titleDocs.set(s, (titleDocs.get(s) ?? new Set()).add(c.source));
-      const stemDf = new Map<string, number>();
-      const titleHeld = new Map<string, { all: number; own: number }>();
-      for (const c of chunks) {
-        for (const s of new Set(bm25Tokens(c.text))) {
-          stemDf.set(s, (stemDf.get(s) ?? 0) + 1);
-          const named = titleDocs.get(s);
-          if (!named) continue;
-          const held = titleHeld.get(s) ?? { all: 0, own: 0 };
-          held.all++;
-          if (named.has(c.source)) held.own++;
-          titleHeld.set(s, held);
-        }
-      }
-      const texts = chunks.map((c) => c.text);
-      const sources = new Set(chunks.map((c) => c.source)).size;
-      this.vocab = { generation: this.rag.generation, words: vocabulary(texts), stemDf, docs: texts.length, titleDocs, titleHeld, sources };
-    }
+    if (!this.vocab || this.vocab.generation !== this.rag.generation) this.vocab = corpusVocab(this.rag.chunks(), this.rag.generation);
     return this.vocab;
   }
 
@@ -76,8 +56,9 @@ export class CorpusVocabulary {
   /**
    * The documents a question names by a word of their file names ("tinybench: default time per task?" names
    * tinybench-readme.txt, "in the GPL v3" gpl-3.txt): words (not numbers alone) that name at most NAMING_SHARE of the
-   * documents and are found mostly in them (NAMED_HOLD_SHARE of the chunks that hold them). Null when the question names none, or when the collection has a single document. The words come back
-   * too: the documents named meet them, so the passages need not repeat them.
+   * documents and are found mostly in them (NAMED_HOLD_SHARE of the chunks that hold them). Null when the question
+   * names none, or when the collection has a single document. The words come back too: the documents named meet
+   * them, so the passages need not repeat them.
    */
   namedDocuments(question: string): { sources: Set<string>; stems: Set<string> } | null {
     const { titleDocs, titleHeld, sources } = this.current();
@@ -100,4 +81,30 @@ export class CorpusVocabulary {
     const { stemDf, docs } = this.current();
     return (stem: string) => Math.log(1 + docs / (1 + (stemDf.get(stem) ?? 0)));
   }
+}
+
+/** Counts over the chunks: two passes (the documents each name-word names must be known before the chunks are counted). */
+function corpusVocab(chunks: ReturnType<RagService['chunks']>, generation: number): CorpusVocab {
+  const titleDocs = new Map<string, Set<string>>();
+  const texts: string[] = [];
+  const sources = new Set<string>();
+  for (const c of chunks) {
+    texts.push(c.text);
+    sources.add(c.source);
+    for (const s of titleStems(c.source)) titleDocs.set(s, (titleDocs.get(s) ?? new Set()).add(c.source));
+  }
+  const stemDf = new Map<string, number>();
+  const titleHeld = new Map<string, { all: number; own: number }>();
+  for (const c of chunks) {
+    for (const s of new Set(bm25Tokens(c.text))) {
+      stemDf.set(s, (stemDf.get(s) ?? 0) + 1);
+      const named = titleDocs.get(s);
+      if (!named) continue;
+      const held = titleHeld.get(s) ?? { all: 0, own: 0 };
+      held.all++;
+      if (named.has(c.source)) held.own++;
+      titleHeld.set(s, held);
+    }
+  }
+  return { generation, words: vocabulary(texts), stemDf, docs: texts.length, titleDocs, titleHeld, sources: sources.size };
 }

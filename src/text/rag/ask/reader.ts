@@ -93,7 +93,7 @@ export class LearnedReader {
         second !== undefined && p[second]! >= 0.5 * p[top]! && candidates[second]!.chunkRank === candidates[top]!.chunkRank
           ? [top, second].sort((a, b) => candidates[a]!.position - candidates[b]!.position)
           : [top];
-      const text = [...pair, ...listed(q, candidates, pair[pair.length - 1]!)].map((i) => candidates[i]!.text).join(' ');
+      const text = [...replyBefore(candidates, pair[0]!), ...pair, ...listed(q, candidates, pair[pair.length - 1]!)].map((i) => candidates[i]!.text).join(' ');
       return { answerType: 'open', answer: text, sentence: text, candidate: pair[0]!, sentenceProbability: p[top]!, spanScore: null, support: p[top]! };
     }
     const spans: { i: number; text: string; score: number }[] = [];
@@ -145,6 +145,16 @@ const LIST_ITEM = /^\W*(?:the )?(?:first|second|third|fourth|fifth|sixth|seventh
  * one by one, up to the number asked for. The sentence that announces a list ("...four essential human freedoms.")
  * does not hold it.
  */
+/** A short reply that opens an answer in a FAQ or a dialogue ("Yes.", "No, not yet."): it belongs to the sentence after it. */
+const REPLY = /^(?:yes|no|yep|nope|not (?:yet|really|quite|always|exactly))\b[^.!?]{0,24}[.!]$/i;
+
+/** The sentence before `first` in its chunk when it is such a reply (the reader ranks the sentence that says why). */
+function replyBefore(candidates: SentenceCandidate[], first: number): number[] {
+  const c = candidates[first]!;
+  const before = candidates.findIndex((d) => d.chunkRank === c.chunkRank && d.position === c.position - 1);
+  return before >= 0 && REPLY.test(candidates[before]!.text.trim()) ? [before] : [];
+}
+
 function listed(q: QuestionInfo, candidates: SentenceCandidate[], after: number): number[] {
   const n = numberedSet(q.text);
   if (!n) return [];

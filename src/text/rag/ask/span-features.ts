@@ -3,7 +3,7 @@
 // and the verbs, its alignment with the words either side of the wh-phrase) and the standing of its sentence, each
 // computed under its name (the model's own list of names orders them, features.ts).
 import { type Span, type Term, fit, isNominal } from './extractive.js';
-import { oneHot, prefixed } from './features.js';
+import { checkFeatureNames, oneHot, prefixed } from './features.js';
 import { HEAD_KIND_NAMES, type QuestionInfo, type QuestionWord, QUESTION_TYPES, WH_WORDS, lowerWord } from './reader-question.js';
 import type { SentenceFeatures } from './sentence-features.js';
 import { type SentenceWords, WINDOW, maxIn, sentenceWords } from './span-words.js';
@@ -345,14 +345,15 @@ export function spanRows(
   const template = new Float32Array(names.length);
   for (const [n, v] of Object.entries(shared)) if (at.has(n)) template[at.get(n)!] = v;
   // Where each word class's indicator goes (-1: the model does not read it).
-  const firstAt = FIRST_CLASS.map((o) => at.get(Object.keys(o).find((k) => o[k as keyof typeof o] === 1) ?? '') ?? -1);
-  const lastAt = LAST_CLASS.map((o) => at.get(Object.keys(o).find((k) => o[k as keyof typeof o] === 1) ?? '') ?? -1);
+  const firstAt = FIRST_CLASS.map((_, k) => (k < CLASSES.length ? (at.get(`first_${CLASSES[k]}`) ?? -1) : -1));
+  const lastAt = LAST_CLASS.map((_, k) => (k < CLASSES.length ? (at.get(`last_${CLASSES[k]}`) ?? -1) : -1));
   // Each part's names and where they go, from the first span (every span's parts have the same names).
   let plan: { names: string[]; to: number[] }[] | null = null;
   return spans.map((s) => {
     const { parts, classes } = ownParts(words, s);
     if (!plan) {
-      checkComputed(names, [shared, ...parts, FIRST_CLASS[0]!, LAST_CLASS[0]!]);
+      const computed = [shared, ...parts, FIRST_CLASS[0]!, LAST_CLASS[0]!].flatMap((r) => Object.keys(r));
+      checkFeatureNames('the span model', names, computed);
       plan = parts.map((part) => {
         const own = Object.keys(part);
         return { names: own, to: own.map((n) => at.get(n) ?? -1) };
@@ -367,10 +368,4 @@ export function spanRows(
     if (lastAt[classes[1]]! >= 0) row[lastAt[classes[1]]!] = 1;
     return row;
   });
-}
-
-/** Throws when the model reads a feature that none of the records holds. */
-function checkComputed(names: readonly string[], records: object[]): void {
-  const computed = new Set(records.flatMap((r) => Object.keys(r)));
-  for (const n of names) if (!computed.has(n)) throw new Error(`the reader computes no feature named ${n}`);
 }
