@@ -32,6 +32,8 @@ const { values } = parseArgs({
     shares: { type: 'string', default: '1,1.5,2,3' },
     weighting: { type: 'string', default: 'natural' },
     hidden: { type: 'string', default: '96' },
+    // Members of the ensemble (seeds seed, seed + 1, ...), trained in parallel up to --threads at a time.
+    members: { type: 'string', default: '1' },
     epochs: { type: 'string', default: '8' },
     'top-glove': { type: 'string', default: '15000' },
     'min-count': { type: 'string', default: '2' },
@@ -76,6 +78,7 @@ const params = {
   emb_lr_scale: Number(values['embedding-lr-scale']),
   checks_per_epoch: Number(values['checks-per-epoch']),
   ema: Number(values.ema),
+  members: Number(values.members),
   seed,
 };
 const outDir = fromRoot(values.out);

@@ -121,6 +121,11 @@ interface SentimentBench {
   requests: { request: string; requests: number; p50_ms: number; p99_ms: number }[];
   rss_mb: { before_models: number; after: number };
 }
+interface TextModelsBench {
+  words: number;
+  calls: number;
+  pipelines: { pipeline: string; p50_ms: number; p99_ms: number }[];
+}
 interface ModelLoading {
   models: { role: string; bytes: number; load_ms_median: Record<string, number>; rss_added_mb_median: Record<string, number> }[];
 }
@@ -313,6 +318,16 @@ const sentimentBench: Record<string, View> = {
     ),
   ),
   memory: view<SentimentBench>((x) => `${int(x.rss_mb.before_models)} MB before the models and ${int(x.rss_mb.after)} MB after`),
+};
+
+const textModels: Record<string, View> = {
+  table: view<TextModelsBench>((x) =>
+    table(
+      ['pipeline', 'p50 (ms)', 'p99 (ms)', 'target'],
+      x.pipelines.map((p) => [p.pipeline, fixed(p.p50_ms, 3), fixed(p.p99_ms, 3), `<= 2 ms: ${p.p50_ms <= 2 ? 'met' : '**not met**'}`]),
+    ),
+  ),
+  calls: view<TextModelsBench>((x) => `one ${x.words}-word text, ${int(x.calls)} sequential calls`),
 };
 
 const modelLoading: Record<string, View> = {
@@ -521,6 +536,7 @@ export const VIEWS: Record<string, Record<string, View>> = {
   'bench-collect': collect,
   'bench-rag': rag,
   'bench-sentiment': sentimentBench,
+  'bench-text-models': textModels,
   'model-loading': modelLoading,
   'eval-retrieval': retrieval,
   'qa-squad': qaSquad,

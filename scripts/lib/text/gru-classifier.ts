@@ -2,9 +2,9 @@
 // transformers.js's text-classification pipeline loads: the vocabulary and tokenizer.json are chosen here, every text
 // is tokenised here with that tokenizer (so training sees exactly the ids serving will), and the exported ONNX is
 // scored afterwards through the pipeline itself (classifier-eval.ts).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AutoTokenizer, env } from '@huggingface/transformers';
@@ -63,6 +63,8 @@ export interface GruParams {
   checks_per_epoch?: number;
   /** Decay of an exponential moving average of the weights after every batch (0 or absent: off); the averaged weights are the ones checked and exported. */
   ema?: number;
+  /** Members of the ensemble (seeds seed, seed + 1, ...); the exported model answers the mean of their logits. 1 by default. */
+  members?: number;
   seed: number;
 }
 
@@ -89,7 +91,15 @@ export interface GruSpec {
 
 export interface GruResult {
   vocab: string[];
-  report: { history: unknown[]; best_epoch: number; calibration: Record<string, unknown>; torch: string; threads: number };
+  report: {
+    history: unknown[];
+    best_epoch: number;
+    /** Each member's seed, chosen epoch, best mean development figure and history (absent before ensembles). */
+    members?: { seed: number; best_epoch: number; best_mean: number; history: unknown[] }[];
+    calibration: Record<string, unknown>;
+    torch: string;
+    threads: number;
+  };
   onnxSha256: string;
   python: string;
 }
@@ -169,6 +179,7 @@ export async function trainGru(spec: GruSpec): Promise<GruResult> {
   );
   const onnxPath = join(work, 'model.onnx');
   console.log(`${spec.name}: ${train.length} training examples; training with ${python} (${spec.threads} threads)`);
+  await trainMembers(python, work, spec.params.members ?? 1, spec.threads);
   const run = spawnSync(python, [fromRoot('scripts/train_text_classifier.py'), '--work', work, '--out', onnxPath, '--threads', String(spec.threads)], {
     stdio: 'inherit',
   });
@@ -178,4 +189,27 @@ export async function trainGru(spec: GruSpec): Promise<GruResult> {
   writeModelDir({ dir: spec.outDir, vocab, dim: 4 * spec.params.hidden, labels: spec.labels, onnx, card: {} });
   writeFileSync(join(spec.outDir, 'tokenizer.json'), JSON.stringify(gruTokenizerJson(vocab)));
   return { vocab, report, onnxSha256: createHash('sha256').update(onnx).digest('hex'), python };
+}
+
+/**
+ * The ensemble's members, each in a Python process of its own (one thread each, so as many run at once as there are
+ * threads); members left in the work folder by an earlier run are removed first. The combining run that follows
+ * loads them.
+ */
+async function trainMembers(python: string, work: string, members: number, threads: number): Promise<void> {
+  for (let i = 0; i < 64; i++) for (const ext of ['pt', 'json']) rmSync(join(work, `member-${i}.${ext}`), { force: true });
+  if (members <= 1) return;
+  const one = (i: number) =>
+    new Promise<void>((resolve, reject) => {
+      const child = spawn(python, [fromRoot('scripts/train_text_classifier.py'), '--work', work, '--member', String(i), '--threads', '1'], {
+        stdio: 'inherit',
+      });
+      child.on('error', reject);
+      child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`member ${i}: ${python} scripts/train_text_classifier.py failed (exit ${code})`))));
+    });
+  const queue = Array.from({ length: members }, (_, i) => i);
+  const worker = async () => {
+    for (let i = queue.shift(); i !== undefined; i = queue.shift()) await one(i);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(threads, members)) }, worker));
 }
