@@ -76,6 +76,8 @@ export interface AskOutcome {
   ms: number;
   /** The learned decision's verdict on the reading, when it made one (guardrails.answerability). */
   answerability: { probability: number; features: Record<string, number> } | null;
+  /** The response's warnings: a refusal says there why it refused. */
+  warnings: string[];
 }
 
 export type Verdict = 'right' | 'false_refusal' | 'wrong_answer_passage_held' | 'wrong_answer' | 'false_answer';
@@ -126,6 +128,7 @@ export async function withFolder<T>(
         context: r.context.map((c) => c.text),
         ms: performance.now() - t0,
         answerability: (r.guardrails as { answerability?: AskOutcome['answerability'] }).answerability ?? null,
+        warnings: r.warnings,
       };
     });
   } finally {

@@ -79,7 +79,15 @@ async function runCollection(name: string, split: Split, dump: unknown[]) {
   return { ...summarise(rows), latency_ms: latency(rows.map((r) => r.ms)) };
 }
 
-const outcomeView = (r: AskOutcome) => ({ refused: r.refused, answer: r.answer, passage: r.passage, confidence: r.confidence, answer_type: r.answer_type });
+const outcomeView = (r: AskOutcome) => ({
+  refused: r.refused,
+  answer: r.answer,
+  passage: r.passage,
+  confidence: r.confidence,
+  answer_type: r.answer_type,
+  answerability: r.answerability?.probability ?? null,
+  warnings: r.warnings,
+});
 
 function latency(ms: number[]) {
   const s = [...ms].sort((a, b) => a - b);
