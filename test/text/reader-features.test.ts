@@ -382,6 +382,26 @@ describe('the shipped reader', () => {
     expect(apart.answer).toBe(other[1]);
   });
 
+  it('keeps the sentence that the answer points back to for its cause ("As a result, ...", "That is why ...")', () => {
+    const q = analyseQuestion('why is static linking to the library not recommended?', () => 1);
+    for (const opening of ['As a result, we', 'That is why we', 'Therefore we']) {
+      const text = ['Files of the library move between versions.', `${opening} do not recommend static linking to the library.`];
+      const r = reader.read(
+        q,
+        text.map((t, position) => ({ text: t, chunkRank: 0, chunkBm25: 1, position })),
+      )!;
+      expect(r.answer).toBe(text.join(' '));
+    }
+    // Without such an opening the sentence stands alone.
+    const plain = ['Files of the library move between versions.', 'We do not recommend static linking to the library.'];
+    expect(
+      reader.read(
+        q,
+        plain.map((t, position) => ({ text: t, chunkRank: 0, chunkBm25: 1, position })),
+      )!.answer,
+    ).toBe(plain[1]);
+  });
+
   it('answers "What are the N Xs?" with the sentence that announces the set and the ones that go through it, up to N', () => {
     const q = analyseQuestion('What are the three branches?', () => 1);
     const text = [

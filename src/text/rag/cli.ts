@@ -71,7 +71,9 @@ async function viaService(config: Config, url: string): Promise<number> {
 }
 
 async function direct(config: Config): Promise<number> {
-  // Silent app: the progress bar and the summary are the output.
+  // Silent app: the progress bar and the summary are the output, after the folders (a service started with another
+  // DATA_DIR is not found, and this indexes a folder of its own).
+  console.log(`no service runs on DATA_DIR=${config.DATA_DIR}: indexing DOCS_DIR=${config.DOCS_DIR} here`);
   const app = await buildApp({ config: { ...config, LOG_LEVEL: 'warn' } });
   const bar = progressBar();
   try {

@@ -93,7 +93,7 @@ export class LearnedReader {
         second !== undefined && p[second]! >= 0.5 * p[top]! && candidates[second]!.chunkRank === candidates[top]!.chunkRank
           ? [top, second].sort((a, b) => candidates[a]!.position - candidates[b]!.position)
           : [top];
-      const text = [...replyBefore(candidates, pair[0]!), ...pair, ...listed(q, candidates, pair[pair.length - 1]!)].map((i) => candidates[i]!.text).join(' ');
+      const text = [...leadBefore(candidates, pair[0]!), ...pair, ...listed(q, candidates, pair[pair.length - 1]!)].map((i) => candidates[i]!.text).join(' ');
       return { answerType: 'open', answer: text, sentence: text, candidate: pair[0]!, sentenceProbability: p[top]!, spanScore: null, support: p[top]! };
     }
     const spans: { i: number; text: string; score: number }[] = [];
@@ -147,12 +147,19 @@ const LIST_ITEM = /^\W*(?:the )?(?:first|second|third|fourth|fifth|sixth|seventh
  */
 /** A short reply that opens an answer in a FAQ or a dialogue ("Yes.", "No, not yet."): it belongs to the sentence after it. */
 const REPLY = /^(?:yes|no|yep|nope|not (?:yet|really|quite|always|exactly))\b[^.!?]{0,24}[.!]$/i;
+/** A sentence that opens by pointing back to the one before it for its cause ("As a result, ...", "That is why ..."). */
+const POINTS_BACK =
+  /^(?:as a (?:result|consequence)|therefore|thus|hence|consequently|for (?:this|that|these|those) reasons?|(?:this|that) is why|that's why|because of (?:this|that))\b/i;
 
-/** The sentence before `first` in its chunk when it is such a reply (the reader ranks the sentence that says why). */
-function replyBefore(candidates: SentenceCandidate[], first: number): number[] {
+/**
+ * The sentence before `first` in its chunk when the answer needs it: a short reply that `first` explains, or the
+ * cause that `first` points back to. The reader ranks the sentence that matches the question; these stand beside it.
+ */
+function leadBefore(candidates: SentenceCandidate[], first: number): number[] {
   const c = candidates[first]!;
   const before = candidates.findIndex((d) => d.chunkRank === c.chunkRank && d.position === c.position - 1);
-  return before >= 0 && REPLY.test(candidates[before]!.text.trim()) ? [before] : [];
+  if (before < 0) return [];
+  return REPLY.test(candidates[before]!.text.trim()) || POINTS_BACK.test(c.text.trim()) ? [before] : [];
 }
 
 function listed(q: QuestionInfo, candidates: SentenceCandidate[], after: number): number[] {
