@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fromRoot } from '../../src/infra/paths.js';
 import type { ResultsEnvelope } from './results.js';
+import { sentimentBenchmarks } from './results-docs-sentiment.js';
 
 type Results = ResultsEnvelope<unknown>;
 type View = (r: Results) => string;
@@ -537,6 +538,8 @@ export const VIEWS: Record<string, Record<string, View>> = {
   'bench-rag': rag,
   'bench-sentiment': sentimentBench,
   'bench-text-models': textModels,
+  'sentiment-benchmarks': sentimentBenchmarks,
+  'sentiment-baseline-bag-of-words': sentimentBenchmarks,
   'model-loading': modelLoading,
   'eval-retrieval': retrieval,
   'qa-squad': qaSquad,
