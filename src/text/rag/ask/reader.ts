@@ -140,11 +140,6 @@ const probabilities = (raw: number[], candidates: SentenceCandidate[]) => raw.ma
 /** Sentences that go through a list one by one ("The first is...", "Second, ..."). */
 const LIST_ITEM = /^\W*(?:the )?(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|next|last|finally)(?:ly)?\b/i;
 
-/**
- * For "What are the four freedoms?": the sentences right after the answer's (same chunk) that name the set's members
- * one by one, up to the number asked for. The sentence that announces a list ("...four essential human freedoms.")
- * does not hold it.
- */
 /** A short reply that opens an answer in a FAQ or a dialogue ("Yes.", "No, not yet."): it belongs to the sentence after it. */
 const REPLY = /^(?:yes|no|yep|nope|not (?:yet|really|quite|always|exactly))\b[^.!?]{0,24}[.!]$/i;
 /** A sentence that opens by pointing back to the one before it for its cause ("As a result, ...", "That is why ..."). */
@@ -162,6 +157,11 @@ function leadBefore(candidates: SentenceCandidate[], first: number): number[] {
   return REPLY.test(candidates[before]!.text.trim()) || POINTS_BACK.test(c.text.trim()) ? [before] : [];
 }
 
+/**
+ * For "What are the four freedoms?": the sentences right after the answer's (same chunk) that name the set's members
+ * one by one, up to the number asked for. The sentence that announces a list ("...four essential human freedoms.")
+ * does not hold it.
+ */
 function listed(q: QuestionInfo, candidates: SentenceCandidate[], after: number): number[] {
   const n = numberedSet(q.text);
   if (!n) return [];
