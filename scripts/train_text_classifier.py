@@ -227,14 +227,18 @@ def train_and_save_member(work, spec, table, i):
 def load_member(work, spec, table, i):
     """Member i from the work folder; trained here when missing or trained on another input."""
     weights, meta = member_paths(work, i)
-    fresh = os.path.exists(meta) and json.load(open(meta)).get("input_sha256") == spec["_sha256"]
-    if not fresh:
+    report = None
+    if os.path.exists(meta):
+        with open(meta) as f:
+            report = json.load(f)
+    if report is None or report.get("input_sha256") != spec["_sha256"]:
         train_and_save_member(work, spec, table, i)
+        with open(meta) as f:
+            report = json.load(f)
     hp = spec["params"]
     model = BiGRUClassifier(table, hp["hidden"], len(spec["labels"]), hp["dropout"], hp["emb_dropout"])
     model.load_state_dict(torch.load(weights))
-    with open(meta) as f:
-        return model, json.load(f)
+    return model, report
 
 
 def main():

@@ -1,7 +1,9 @@
 // Views of the sentiment benchmark files (npm run eval:sentiment -- --benchmarks: the shipped model's and any other
 // model's figures on the development splits, in one shape), for results-docs.ts. Each row of docs/text.md's table
 // is a marker: `<key>` gives the figure alone, `<key>_vs_target` the figure, a cell separator and its target's verdict.
-type Results = { results: unknown };
+import type { ResultsEnvelope } from './results.js';
+
+type Results = ResultsEnvelope<unknown>;
 
 interface Figures {
   n: number;

@@ -4,7 +4,7 @@
 // scored afterwards through the pipeline itself (classifier-eval.ts).
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AutoTokenizer, env } from '@huggingface/transformers';
@@ -197,7 +197,7 @@ export async function trainGru(spec: GruSpec): Promise<GruResult> {
  * loads them.
  */
 async function trainMembers(python: string, work: string, members: number, threads: number): Promise<void> {
-  for (let i = 0; i < 64; i++) for (const ext of ['pt', 'json']) rmSync(join(work, `member-${i}.${ext}`), { force: true });
+  for (const f of readdirSync(work)) if (/^member-\d+\.(?:pt|json)$/.test(f)) rmSync(join(work, f));
   if (members <= 1) return;
   const one = (i: number) =>
     new Promise<void>((resolve, reject) => {

@@ -146,13 +146,17 @@ const REPLY = /^(?:yes|no|yep|nope|not (?:yet|really|quite|always|exactly))\b[^.
 const POINTS_BACK =
   /^(?:as a (?:result|consequence)|therefore|thus|hence|consequently|for (?:this|that|these|those) reasons?|(?:this|that) is why|that's why|because of (?:this|that))\b/i;
 
+/** The index of the sentence `offset` places from `c` in its chunk; -1 when the chunk has none there. */
+const neighbour = (candidates: SentenceCandidate[], c: SentenceCandidate, offset: number) =>
+  candidates.findIndex((d) => d.chunkRank === c.chunkRank && d.position === c.position + offset);
+
 /**
  * The sentence before `first` in its chunk when the answer needs it: a short reply that `first` explains, or the
  * cause that `first` points back to. The reader ranks the sentence that matches the question; these stand beside it.
  */
 function leadBefore(candidates: SentenceCandidate[], first: number): number[] {
   const c = candidates[first]!;
-  const before = candidates.findIndex((d) => d.chunkRank === c.chunkRank && d.position === c.position - 1);
+  const before = neighbour(candidates, c, -1);
   if (before < 0) return [];
   return REPLY.test(candidates[before]!.text.trim()) || POINTS_BACK.test(c.text.trim()) ? [before] : [];
 }
@@ -168,7 +172,7 @@ function listed(q: QuestionInfo, candidates: SentenceCandidate[], after: number)
   const out: number[] = [];
   let at = candidates[after]!;
   while (out.length < n) {
-    const next = candidates.findIndex((c) => c.chunkRank === at.chunkRank && c.position === at.position + 1);
+    const next = neighbour(candidates, at, 1);
     if (next < 0 || !LIST_ITEM.test(candidates[next]!.text)) break;
     out.push(next);
     at = candidates[next]!;
