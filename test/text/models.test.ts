@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fromRoot } from '../../src/infra/paths.js';
+import { gruTokenizerJson } from '../../scripts/lib/text/gru-classifier.js';
 import { tempDir } from '../helpers/app.js';
 import { DEFAULT_TEXT_MODELS, type TextClassifier, type TextEmbedder, loadClassifier, loadEmbedder } from '../../src/text/models.js';
 
@@ -52,6 +53,25 @@ describe('shipped compact text models, loaded through transformers.js from their
     const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
     for (let i = 0; i < 3; i++) expect(Math.hypot(...v(i))).toBeCloseTo(1, 4);
     expect(dot(v(0), v(1))).toBeGreaterThan(dot(v(0), v(2)) + 0.1);
+  });
+
+  it('reads text escaped twice ("don\\u2019t", "\\u002c") as the text it stands for', async () => {
+    const plain = 'I don\'t think I\'m going, sadly';
+    const escaped = 'I don\\u2019t think I\\u2019m going\\u002c sadly';
+    for (const clf of [sentiment, emotion]) {
+      const a = (await clf(plain, { top_k: null })) as Scores;
+      const b = (await clf(escaped, { top_k: null })) as Scores;
+      expect(b).toEqual(a);
+    }
+  });
+
+  it('ships the tokenizers the training script writes for their vocabularies', () => {
+    for (const dir of [DEFAULT_TEXT_MODELS.sentiment, DEFAULT_TEXT_MODELS.emotion]) {
+      const shipped = readFileSync(fromRoot(join(dir, 'tokenizer.json')), 'utf8');
+      const vocab = JSON.parse(shipped).model.vocab as Record<string, number>;
+      const words = Object.entries(vocab).sort((x, y) => x[1] - y[1]).map(([w]) => w);
+      expect(JSON.stringify(gruTokenizerJson(words))).toBe(shipped);
+    }
   });
 
   it('handles empty and very long inputs without failing', async () => {

@@ -16,12 +16,15 @@ import { buildVocab, gloveTable } from './train-classifier.js';
 
 /**
  * The word-level tokenizer of model-dir.ts with typographic apostrophes made plain first (phones type "don’t", the
- * training text mostly "don't"), then the BERT normaliser and pre-tokeniser.
+ * training text mostly "don't"), and the apostrophe and comma of text escaped twice read as themselves (scraped
+ * text such as tweets often holds the six characters `\u2019` for an apostrophe: "don\u2019t" would otherwise
+ * lose its "t" to an unknown word); then the BERT normaliser and pre-tokeniser.
  */
 export function gruTokenizerJson(vocab: string[]): Record<string, unknown> {
   const base = tokenizerJson(vocab) as Record<string, unknown>;
-  const replace = (from: string) => ({ type: 'Replace', pattern: { String: from }, content: "'" });
-  return { ...base, normalizer: { type: 'Sequence', normalizers: [replace('\u2019'), replace('\u2018'), base.normalizer] } };
+  const replace = (from: string, to = "'") => ({ type: 'Replace', pattern: { String: from }, content: to });
+  const escaped = [replace('\\u2019'), replace('\\u2018'), replace('\\u002c', ','), replace('\\u002C', ',')];
+  return { ...base, normalizer: { type: 'Sequence', normalizers: [...escaped, replace('\u2019'), replace('\u2018'), base.normalizer] } };
 }
 
 /** The shipped tokenizer, loaded through transformers.js, so training sees exactly the ids serving will. */
