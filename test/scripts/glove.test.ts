@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gloveFrom } from '../../scripts/lib/text/glove.js';
+import { gloveFrom, withValence } from '../../scripts/lib/text/glove.js';
 import { gloveTable } from '../../scripts/lib/text/train-classifier.js';
 
 describe("GloVe lookups for the classifiers' word tables", () => {
@@ -21,5 +21,13 @@ describe("GloVe lookups for the classifiers' word tables", () => {
     expect(table.every(Number.isFinite)).toBe(true);
     // Both known words have norm 5: the mean norm is scaled to 1.
     expect(Math.hypot(table[8]!, table[9]!)).toBeCloseTo(1, 6);
+  });
+
+  it('adds a finite valence dimension for a vocabulary word that the lexicon lacks but every object has', () => {
+    const data = { dimensions: 2, words: ['good', 'constructor'], vectors: { good: [3, 4], constructor: [0, 5] } };
+    const withLexicon = withValence(gloveFrom(data), { good: 3 }, 2);
+    expect(Array.from(withLexicon.vector('constructor')!)).toEqual([0, 5, 0]);
+    // AFINN +3 at weight 2 x the mean norm (5) per 5 points.
+    expect(withLexicon.vector('good')![2]).toBeCloseTo(6, 6);
   });
 });

@@ -70,7 +70,8 @@ export function withValence(glove: Glove, valence: Record<string, number>, weigh
       if (!v && !inLexicon.has(w)) return undefined;
       const out = new Float32Array(glove.dim + 1);
       if (v) out.set(v);
-      out[glove.dim] = (valence[w] ?? 0) * unit;
+      // Own entries only, as above: the lexicon's object has a "constructor" too.
+      out[glove.dim] = (Object.hasOwn(valence, w) ? valence[w]! : 0) * unit;
       return out;
     },
   };
