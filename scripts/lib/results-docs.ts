@@ -86,7 +86,7 @@ interface Rag {
   indexing_ms: number[];
   search: { p50: string; p99: string };
   ask: { p50: string; p99: string };
-  ask_once: Record<string, { docs: string; questions: number; first_ms: number; p50: number; p90: number; max: number }>;
+  ask_once: Record<string, { docs: string; questions: number; first_ms: number; first_again_ms: number; p50: number; p90: number; max: number }>;
 }
 interface SentimentBench {
   cold_first_request_ms: number;
@@ -245,11 +245,12 @@ const rag: Record<string, View> = {
   // Varied questions, each asked once, in a fresh service right after /ready: nothing is remembered between them.
   'ask-once': view<Rag>((x) =>
     table(
-      ['`POST /rag/ask`, no LLM, each question asked once', 'questions', 'first question', 'p50', 'p90', 'target'],
+      ['`POST /rag/ask`, no LLM, each question asked once', 'questions', 'first question', 'the same, asked again at the end', 'p50', 'p90', 'target'],
       Object.values(x.ask_once).map((o) => [
         `\`${o.docs}\``,
         o.questions,
         `${fixed(o.first_ms, 0)} ms`,
+        `${fixed(o.first_again_ms, 0)} ms`,
         `${fixed(o.p50, 0)} ms`,
         `${fixed(o.p90, 0)} ms`,
         'p50 <= 60 ms, p90 <= 150 ms',
