@@ -8,6 +8,7 @@ import { splitSentences } from '../../sentences.js';
 import type { RagService, SearchHit } from '../service.js';
 import type { AnswerType } from './answer-type.js';
 import type { CorpusVocabulary } from './corpus.js';
+import { ANSWER_MARKER, faqAnswer } from './faq.js';
 import { completeFragment, titleStems } from './passages.js';
 import type { LearnedReader, ReadResult, SentenceCandidate, analyseQuestion } from './reader.js';
 import type { ReadArgs } from './reader-task.js';
@@ -48,13 +49,13 @@ const MODEL_READER_SENTENCES = 3;
 type Candidate = SentenceCandidate & { hit: SearchHit };
 type Analysed = () => Promise<{ reader: LearnedReader; question: ReturnType<typeof analyseQuestion> }>;
 
+/** A FAQ's answer marker ("A: XIO means ...", "Answer: ...") opens the sentence; it is not part of the answer. */
+export const withoutAnswerMarker = (sentence: string) => sentence.replace(ANSWER_MARKER, '');
+
 /**
  * A span that starts inside a number takes the number's start: the reader's spans are word runs, and "1 1/2 million"
  * or "2 million" is several words ("1/2 million" of "another 1 1/2 million jobs" would say half a million).
  */
-/** A FAQ's answer marker ("A: XIO means ...", "Answer: ...") opens the sentence; it is not part of the answer. */
-export const withoutAnswerMarker = (sentence: string) => sentence.replace(/^\W{0,3}(?:A|Answer)\s*\d*\s*[:)]\s+(?=\S)/, '');
-
 export function wholeNumber(answer: string, sentence: string): string {
   const at = sentence.indexOf(answer);
   if (at <= 0 || !/^(?:\d+\/\d+|hundred|thousand|million|billion|trillion)\b/i.test(answer)) return answer;
@@ -101,6 +102,8 @@ export class PassageReader {
     const candidates = this.candidates(kept.slice(0, READER_CHUNKS));
     const warnings: string[] = [];
     if (windowSupport && candidates.length && !(await supportedNear(candidates, windowSupport))) return null;
+    const faq = fromFaq(question, type, candidates);
+    if (faq) return { ...faq, warnings };
     if (type === 'factoid' && this.options.reader) {
       const found = await this.modelSpan(question, candidates, analysed, warnings);
       if (found) return found;
@@ -205,6 +208,22 @@ export class PassageReader {
     const { reader, question: q } = await analysed();
     return reader.read(q, candidates);
   }
+}
+
+/**
+ * The answer a FAQ among the passages gives to its own question, when that question asks what the user asks
+ * (faq.ts): the sentences under it, for any type of question (a factoid's is shown as sentences). Its support is the
+ * two questions' overlap, which the learned decision weighs as it weighs the reader's.
+ */
+function fromFaq(question: string, type: AnswerType, candidates: Candidate[]): Omit<PassageReading, 'warnings'> | null {
+  const found = faqAnswer(
+    question,
+    candidates.map((c) => ({ text: c.text, chunkRank: c.chunkRank, position: c.position, chunk: c.hit.text })),
+  );
+  if (!found) return null;
+  const answer = found.answer.map((i, k) => (k ? candidates[i]!.text : withoutAnswerMarker(candidates[i]!.text))).join(' ');
+  const passage = passageOf(candidates, found.question, `${candidates[found.question]!.text} ${answer}`);
+  return { answer, passage, answerType: type === 'open' ? 'open' : 'sentence', support: found.overlap };
 }
 
 const passageOf = (candidates: Candidate[], i: number, text: string): PassageRef => ({

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fromRoot } from '../../../infra/paths.js';
 import { type CompactEnsemble, compactEnsemble, ensembleFromOnnx, predictCompact, sigmoid } from '../../../infra/tree-ensemble.js';
 import { type AnswerType, numberedSet } from './answer-type.js';
+import { asksQuestion } from './faq.js';
 import { termsOf } from './extractive.js';
 import { checkFeatureNames, featureVector } from './features.js';
 import {
@@ -125,14 +126,7 @@ export class LearnedReader {
   }
 }
 
-/** A FAQ's question line, which may end without a question mark ("Q: configure does not find the library."). */
-const FAQ_QUESTION = /^\W{0,3}(?:Q|Question)\s*\d*\s*[:)]\s/;
-
-/**
- * A sentence that ends in a question mark (a FAQ's question, a rhetorical one), or a FAQ's question line, asks rather
- * than answers: it repeats the user's words, so it ranks high, but never holds the answer.
- */
-export const asksQuestion = (sentence: string) => /\?[\s"'\u201d\u2019)\]]*$/u.test(sentence) || FAQ_QUESTION.test(sentence);
+export { asksQuestion } from './faq.js';
 
 /** The sentence model's probability of each candidate from its raw score; 0 for a sentence that asks a question. */
 const probabilities = (raw: number[], candidates: SentenceCandidate[]) => raw.map((x, i) => (asksQuestion(candidates[i]!.text) ? 0 : sigmoid(x)));
