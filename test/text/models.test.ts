@@ -56,7 +56,7 @@ describe('shipped compact text models, loaded through transformers.js from their
   });
 
   it('reads text escaped twice ("don\\u2019t", "\\u002c") as the text it stands for', async () => {
-    const plain = 'I don\'t think I\'m going, sadly';
+    const plain = "I don't think I'm going, sadly";
     const escaped = 'I don\\u2019t think I\\u2019m going\\u002c sadly';
     for (const clf of [sentiment, emotion]) {
       const a = (await clf(plain, { top_k: null })) as Scores;
@@ -69,7 +69,9 @@ describe('shipped compact text models, loaded through transformers.js from their
     for (const dir of [DEFAULT_TEXT_MODELS.sentiment, DEFAULT_TEXT_MODELS.emotion]) {
       const shipped = readFileSync(fromRoot(join(dir, 'tokenizer.json')), 'utf8');
       const vocab = JSON.parse(shipped).model.vocab as Record<string, number>;
-      const words = Object.entries(vocab).sort((x, y) => x[1] - y[1]).map(([w]) => w);
+      const words = Object.entries(vocab)
+        .sort((x, y) => x[1] - y[1])
+        .map(([w]) => w);
       expect(JSON.stringify(gruTokenizerJson(words))).toBe(shipped);
     }
   });
