@@ -170,6 +170,11 @@ export const ConfigSchema = z
     RAG_INDEX_ON_START: BoolSchema.default(true).describe(
       'Bring the index up to date with DOCS_DIR at start-up (new and changed files indexed, removed ones dropped, unchanged ones skipped); off: use the index as it is',
     ),
+    RAG_READ_AHEAD: intIn(0, 8_000)
+      .default(8_000)
+      .describe(
+        'Sentences of the collection read before /ready (part-of-speech tags, word vectors), so that early questions do not pay for reading their passages; at most 20 s; 0 = none',
+      ),
     RAG_SYNC_INTERVAL_MS: intIn(0, 3_600_000)
       .default(1000)
       .describe('How often a search checks whether another process re-indexed (then the in-memory index reloads); 0 = every search'),

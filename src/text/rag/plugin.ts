@@ -26,6 +26,10 @@ const INDEX_LOCK_KEY = 0x494e4458;
 
 /** The question the answer step is tried with once the index is in memory, so that a user's first one does not load it. */
 const WARM_UP_QUESTION = 'What is the first document about?';
+// Factoid readings before /ready, of 5 passages each.
+const WARM_UP_READINGS = 12;
+// Reading the collection ahead (RAG_READ_AHEAD) stops after this long: /ready waits for it.
+const READ_AHEAD_BUDGET_MS = 20_000;
 
 /**
  * RAG_ABBREVIATIONS: empty for the built-in list, "none" for no expansion, or a JSON file of
@@ -164,6 +168,7 @@ function askPipelineLoader(app: FastifyInstance, service: Lazy<RagService>, hub:
         reader: app.rag.reader,
         readInWorker: (args) => app.workers.run(readerTask, 'read', args),
         tagInWorker: (question) => app.workers.run(readerTask, 'tag', question),
+        readAheadInWorker: (texts, max) => app.workers.run(readerTask, 'readAhead', { texts, max }),
         documents,
         supportGate: loadSupportGate(),
         answerability: existsSync(fromRoot(ANSWERABILITY_FILE)) ? loadAnswerability() : null,
@@ -196,10 +201,26 @@ function answerStepWarmUp(app: FastifyInstance, pipeline: Lazy<AskPipeline>) {
     const t0 = performance.now();
     try {
       const ask = await pipeline();
-      await ask.ask(WARM_UP_QUESTION, 5);
-      const first = (await app.rag.service()).chunks()[0];
-      await ask.warmUpReader(first && { ...first, semantic_score: 0, bm25_score: 0, combined_score: 0 });
-      app.log.debug({ ms: Math.round(performance.now() - t0) }, 'answer step loaded');
+      // Through the route, as a user's question comes: its validation and response serialisation are compiled on
+      // their first use (about 40 ms).
+      const res = await app.inject({
+        method: 'POST',
+        url: '/rag/ask',
+        headers: { 'user-agent': 'answer-step-warm-up' },
+        payload: { question: WARM_UP_QUESTION },
+      });
+      if (res.statusCode !== 200) await ask.ask(WARM_UP_QUESTION, 5);
+      const chunks = (await app.rag.service()).chunks();
+      const ahead = await ask.readAhead(
+        chunks.map((c) => c.text),
+        app.config.RAG_READ_AHEAD,
+        READ_AHEAD_BUDGET_MS,
+      );
+      // Enough readings for the span step's code to be compiled for speed, over passages spread across the collection.
+      const n = Math.min(chunks.length, WARM_UP_READINGS * 5);
+      const spread = Array.from({ length: n }, (_, i) => chunks[Math.floor((i * chunks.length) / n)]!);
+      await ask.warmUpReader(spread.map((c) => ({ ...c, semantic_score: 0, bm25_score: 0, combined_score: 0 })));
+      app.log.debug({ ms: Math.round(performance.now() - t0), read_ahead: ahead }, 'answer step loaded');
     } catch (err) {
       app.log.warn({ reason: (err as Error).message }, 'the answer step could not be tried before the first question');
     } finally {

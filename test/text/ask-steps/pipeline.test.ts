@@ -36,12 +36,16 @@ describe('the ask pipeline', () => {
       lexicon: lexiconOf(['the']),
       readInWorker: async (args) => (calls.push(args), null),
     });
-    await p.warmUpReader(undefined);
+    await p.warmUpReader([]);
     expect(calls).toEqual([]);
-    await p.warmUpReader(hit('The canal opened in 1825. It was built by the state.'));
+    await p.warmUpReader([hit('The canal opened in 1825. It was built by the state.')]);
     expect(calls).toHaveLength(1);
     expect(calls[0]!.candidates.map((c) => c.text)).toEqual(['The canal opened in 1825.', 'It was built by the state.']);
     expect(calls[0]!.question).toMatch(/^Who .*\?$/);
+    // Many passages: read as a question's retrieval would keep them, five at a time.
+    calls.length = 0;
+    await p.warmUpReader(Array.from({ length: 7 }, (_, i) => hit(`Passage ${i} opened in 18${10 + i}.`)));
+    expect(calls.map((c) => c.candidates.length)).toEqual([5, 2]);
   });
 
   it('is the list of named steps, in order', () => {

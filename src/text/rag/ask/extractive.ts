@@ -5,6 +5,7 @@
 import nlp from 'compromise';
 import { bm25Tokens } from '../../search/bm25.js';
 import { YEAR_WORD, memoise } from './lexical.js';
+import { READ_AHEAD_MAX } from './read-ahead.js';
 
 export type QuestionType = 'person' | 'date' | 'number' | 'place' | 'other';
 
@@ -35,7 +36,7 @@ export interface Term {
   text: string;
   pre: string;
   post: string;
-  tags: Set<string>;
+  tags: ReadonlySet<string>;
   stem: string;
 }
 
@@ -55,7 +56,7 @@ export const fit = (t: Term, wanted: Record<string, number>) => Math.max(0, ...[
  * A sentence's words with their part-of-speech tags, remembered for the sentences read most recently: the same
  * passages come back question after question, and tagging is the costly part of reading one. Callers only read them.
  */
-export const termsOf: (sentence: string) => Term[] = memoise(2_000, tagTerms);
+export const termsOf: (sentence: string) => Term[] = memoise(READ_AHEAD_MAX, tagTerms);
 
 function tagTerms(sentence: string): Term[] {
   const json = nlp(sentence).json({ terms: { tags: true } }) as { terms: { text: string; pre: string; post: string; tags: string[] }[] }[];
@@ -69,12 +70,22 @@ function tagTerms(sentence: string): Term[] {
     } else terms.push(t);
   }
   return terms.map((t) => {
-    const tags = new Set(t.tags);
+    const tags = [...t.tags];
     // compromise tags a year as a plain number in most contexts ("since 1963"); years and decades are dates here.
-    if (YEAR_WORD.test(t.text)) tags.add('Year');
-    if (/^(century|centuries|decade|BC|BCE|AD|CE)$/i.test(t.text)) tags.add('Date');
-    return { ...t, tags, stem: bm25Tokens(t.text)[0] ?? '' };
+    if (YEAR_WORD.test(t.text)) tags.push('Year');
+    if (/^(century|centuries|decade|BC|BCE|AD|CE)$/i.test(t.text)) tags.push('Date');
+    // Only the fields read later (compromise's own term holds more), and one shared set per combination of tags.
+    return { text: t.text, pre: t.pre, post: t.post, tags: tagSet(tags), stem: bm25Tokens(t.text)[0] ?? '' };
   });
+}
+
+/** Tag sets are few (a few hundred combinations) and only read: one shared set per combination saves most of a term. */
+const tagSets = new Map<string, ReadonlySet<string>>();
+function tagSet(tags: string[]): ReadonlySet<string> {
+  const key = [...new Set(tags)].sort().join(' ');
+  let set = tagSets.get(key);
+  if (!set) tagSets.set(key, (set = new Set(key.split(' ').filter(Boolean))));
+  return set;
 }
 
 export const isNominal = (t: Term) => NOMINAL.some((tag) => t.tags.has(tag)) && !t.tags.has('Pronoun');

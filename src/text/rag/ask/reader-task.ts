@@ -2,6 +2,10 @@
 // sentence's words (compromise) and ranking its spans is the costly part of /rag/ask; in a worker it does not hold up
 // the event loop that predictions and every other request wait on. The question's own tagging (entities, answer type,
 // nouns) is done here too: the event loop's thread never loads the tagger.
+import { splitSentences } from '../../sentences.js';
+import { termsOf } from './extractive.js';
+import { sentenceStems } from './lexical.js';
+import { rememberRows } from './sentence-features.js';
 import { type LearnedReader, type ReadResult, type SentenceCandidate, analyseQuestion, loadLearnedReader } from './reader.js';
 
 /** What crosses to the worker: plain data (sets as arrays), and the rarity of the question's own stems. */
@@ -20,6 +24,21 @@ export function read(args: ReadArgs): ReadResult | null {
     q,
     args.candidates.map(({ titleStems, ...c }) => (titleStems ? { ...c, titleStems: new Set(titleStems) } : c)),
   );
+}
+
+/** Reads passages ahead of their questions (read-ahead.ts): their sentences' tags and stems, up to `max` sentences. */
+export function readAhead({ texts, max }: { texts: string[]; max: number }): number {
+  let n = 0;
+  for (const text of texts) {
+    for (const sentence of splitSentences(text)) {
+      if (n >= max) return n;
+      termsOf(sentence);
+      sentenceStems(sentence);
+      rememberRows(sentence);
+      n++;
+    }
+  }
+  return n;
 }
 
 export { questionNlp as tag } from './question-nlp.js';

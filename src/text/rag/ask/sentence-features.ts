@@ -143,6 +143,9 @@ function rowsOf(sentence: string, table: WordTable): Int32Array {
   return r;
 }
 
+/** Remembers a sentence's word-vector rows ahead of its questions (read-ahead.ts). */
+export const rememberRows = (sentence: string): void => void rowsOf(sentence, loadWordTable());
+
 /** The best similarity of a row to any of `rows` (0 when none is positive). */
 function bestSimilarity(row: number, rows: ArrayLike<number>, table: WordTable): number {
   if (row < 0) return 0;
