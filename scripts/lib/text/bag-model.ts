@@ -1,7 +1,7 @@
 // A small text classifier trained here: mean and max of (fine-tuned) word vectors -> hidden ReLU layer -> softmax,
 // optimised with Adam (lazy, per-row updates for the embedding table).
 import { rng } from '../../../src/infra/rng.js';
-import type { ClassifierWeights } from './onnx-text.js';
+import type { ClassifierWeights } from './onnx-classifier.js';
 
 export interface TrainExample {
   /** Word token ids (no special tokens). */

@@ -21,7 +21,7 @@ import {
 import type { Example } from './data.js';
 import { type Glove, roughTokens } from './glove.js';
 import { SPECIAL, tokenizerJson, writeModelDir } from './model-dir.js';
-import { type ClassifierWeights, classifierOnnx, ensembleClassifierOnnx, interleaveMembers, quantiseMemberRows } from './onnx-text.js';
+import { type ClassifierWeights, classifierOnnx, ensembleClassifierOnnx, interleaveMembers, quantiseMemberRows } from './onnx-classifier.js';
 
 export interface ClassifierSpec {
   name: string;
