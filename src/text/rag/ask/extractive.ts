@@ -6,6 +6,7 @@ import nlp from 'compromise';
 import { bm25Tokens } from '../../search/bm25.js';
 import { YEAR_WORD, memoise } from './lexical.js';
 import { READ_AHEAD_MAX } from './read-ahead.js';
+import { pack, tagSetId, unpack } from './term-store.js';
 
 export type QuestionType = 'person' | 'date' | 'number' | 'place' | 'other';
 
@@ -53,12 +54,14 @@ export const TYPED: Record<Exclude<QuestionType, 'other'>, Record<string, number
 export const fit = (t: Term, wanted: Record<string, number>) => Math.max(0, ...[...t.tags].map((tag) => wanted[tag] ?? 0));
 
 /**
- * A sentence's words with their part-of-speech tags, remembered for the sentences read most recently: the same
- * passages come back question after question, and tagging is the costly part of reading one. Callers only read them.
+ * A sentence's words with their part-of-speech tags, remembered (packed, term-store.ts) for the sentences read most
+ * recently, up to a whole collection read ahead: the same passages come back question after question, and tagging is
+ * the costly part of reading one. Each call answers new term objects.
  */
-export const termsOf: (sentence: string) => Term[] = memoise(READ_AHEAD_MAX, tagTerms);
+const packedTerms = memoise(READ_AHEAD_MAX, (sentence) => pack(tagTerms(sentence)));
+export const termsOf = (sentence: string): Term[] => unpack(packedTerms(sentence));
 
-function tagTerms(sentence: string): Term[] {
+function tagTerms(sentence: string) {
   const json = nlp(sentence).json({ terms: { tags: true } }) as { terms: { text: string; pre: string; post: string; tags: string[] }[] }[];
   const terms: { text: string; pre: string; post: string; tags: string[] }[] = [];
   for (const t of json.flatMap((s) => s.terms)) {
@@ -74,18 +77,8 @@ function tagTerms(sentence: string): Term[] {
     // compromise tags a year as a plain number in most contexts ("since 1963"); years and decades are dates here.
     if (YEAR_WORD.test(t.text)) tags.push('Year');
     if (/^(century|centuries|decade|BC|BCE|AD|CE)$/i.test(t.text)) tags.push('Date');
-    // Only the fields read later (compromise's own term holds more), and one shared set per combination of tags.
-    return { text: t.text, pre: t.pre, post: t.post, tags: tagSet(tags), stem: bm25Tokens(t.text)[0] ?? '' };
+    return { text: t.text, pre: t.pre, post: t.post, tagId: tagSetId(tags), stem: bm25Tokens(t.text)[0] ?? '' };
   });
-}
-
-/** Tag sets are few (a few hundred combinations) and only read: one shared set per combination saves most of a term. */
-const tagSets = new Map<string, ReadonlySet<string>>();
-function tagSet(tags: string[]): ReadonlySet<string> {
-  const key = [...new Set(tags)].sort().join(' ');
-  let set = tagSets.get(key);
-  if (!set) tagSets.set(key, (set = new Set(key.split(' ').filter(Boolean))));
-  return set;
 }
 
 export const isNominal = (t: Term) => NOMINAL.some((tag) => t.tags.has(tag)) && !t.tags.has('Pronoun');
