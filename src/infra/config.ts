@@ -173,7 +173,7 @@ export const ConfigSchema = z
     RAG_READ_AHEAD: intIn(0, 8_000)
       .default(8_000)
       .describe(
-        'Sentences of the collection read before /ready (part-of-speech tags, word vectors), so that early questions do not pay for reading their passages; at most 20 s; 0 = none',
+        'Sentences of the collection tagged before /ready (their part-of-speech tags are remembered), so that early questions do not pay for reading their passages; at most 20 s; 0 = none',
       ),
     RAG_SYNC_INTERVAL_MS: intIn(0, 3_600_000)
       .default(1000)

@@ -1,40 +1,36 @@
 import { describe, expect, it } from 'vitest';
 import { termsOf } from '../../src/text/rag/ask/extractive.js';
-import { lexiconOf } from '../../src/text/rag/ask/lexicon.js';
 import { READ_AHEAD_MAX, readAhead } from '../../src/text/rag/ask/read-ahead.js';
 import { readAhead as readAheadTask } from '../../src/text/rag/ask/reader-task.js';
-import { WordVectorCache } from '../../src/text/rag/ask/support.js';
 
 const passages = ['The canal opened in 1825. It carried grain to the city.', 'The bridge was painted red. Tolls paid for it.', 'A ferry ran at night.'];
 
 describe('reading the collection ahead of its questions', () => {
-  it("fetches the vectors of the passages' words once, then sends the passages to the worker until the sentence limit", async () => {
-    const asked: string[][] = [];
-    const vectors = new WordVectorCache(async (words) => (asked.push(words), words.map(() => [1, 0])));
+  it('sends the passages to the worker a few at a time until the sentence limit', async () => {
     const batches: { texts: string[]; max: number }[] = [];
     const tagInWorker = async (texts: string[], max: number) => (batches.push({ texts, max }), Math.min(max, texts.length * 2));
-    const lexicon = lexiconOf(['canal', 'grain', 'city', 'bridge', 'painted', 'red', 'ferry', 'night', 'tolls']);
-    const r = await readAhead(passages, { lexicon, vectors, tagInWorker }, 100, 60_000);
-    expect(asked).toHaveLength(1);
-    expect(new Set(asked[0])).toEqual(new Set(['canal', 'grain', 'city', 'bridge', 'painted', 'red', 'ferry', 'night', 'tolls']));
-    expect(r).toMatchObject({ passages: 3, words: 9, sentences: 6, cut: false });
+    const many = Array.from({ length: 40 }, (_, i) => `Passage ${i}. It has two sentences.`);
+    expect(await readAhead(passages, tagInWorker, 100, 60_000)).toMatchObject({ passages: 3, sentences: 6, cut: false });
     expect(batches).toEqual([{ texts: passages, max: 100 }]);
-    // Already remembered: a second reading fetches nothing.
-    await readAhead(passages, { lexicon, vectors }, 100, 60_000);
-    expect(asked).toHaveLength(1);
+    batches.length = 0;
+    // 16 passages a task; the third task is not sent, the limit being reached.
+    expect(await readAhead(many, tagInWorker, 40, 60_000)).toMatchObject({ passages: 32, sentences: 40 });
+    expect(batches.map((b) => [b.texts.length, b.max])).toEqual([
+      [16, 40],
+      [16, 8],
+    ]);
   });
 
   it('reads nothing when turned off, never beyond what the tag cache holds, and stops when its time is up', async () => {
     const maxes: number[] = [];
-    const tagInWorker = async (texts: string[], max: number) => (maxes.push(max), 1);
-    const lexicon = lexiconOf([]);
-    expect(await readAhead(passages, { lexicon, tagInWorker }, 0, 60_000)).toMatchObject({ sentences: 0, passages: 0 });
+    const tagInWorker = async (_texts: string[], max: number) => (maxes.push(max), 1);
+    expect(await readAhead(passages, tagInWorker, 0, 60_000)).toMatchObject({ sentences: 0, passages: 0 });
     expect(maxes).toEqual([]);
-    await readAhead(passages, { lexicon, tagInWorker }, READ_AHEAD_MAX * 10, 60_000);
+    await readAhead(passages, tagInWorker, READ_AHEAD_MAX * 10, 60_000);
     expect(maxes).toEqual([READ_AHEAD_MAX]);
     const many = Array.from({ length: 100 }, (_, i) => `Passage ${i}.`);
     const slow = async () => (await new Promise((r) => setTimeout(r, 30)), 1);
-    const r = await readAhead(many, { lexicon, tagInWorker: slow }, 1000, 50);
+    const r = await readAhead(many, slow, 1000, 50);
     expect(r.cut).toBe(true);
     expect(r.passages).toBeLessThan(100);
   });

@@ -12,7 +12,7 @@ import { AskContext, type StepListener } from './context.js';
 import { CorpusVocabulary } from './corpus.js';
 import { type Lexicon, loadLexicon } from './lexicon.js';
 import type { QuestionNlp } from './question-nlp.js';
-import { type ReadAhead, type ReadAheadParts, readAhead } from './read-ahead.js';
+import { type ReadAhead, type TagAhead, readAhead } from './read-ahead.js';
 import { PassageReader } from './read-passages.js';
 import type { ReadResult } from './reader.js';
 import type { ReadArgs } from './reader-task.js';
@@ -61,7 +61,7 @@ export interface AskSettings {
   /** Runs the learned reader in a worker thread (reader-task.ts); without, or while the pool is full, it runs inline. */
   readInWorker?: (args: ReadArgs) => Promise<ReadResult | null>;
   /** Tags the sentences of passages ahead of their questions in a worker thread (reader-task.ts, read-ahead.ts). */
-  readAheadInWorker?: (texts: string[], max: number) => Promise<number>;
+  readAheadInWorker?: TagAhead;
   /** Tags the question in a worker thread (reader-task.ts); without, here (the tagger then loads on this thread). */
   tagInWorker?: (question: string) => Promise<QuestionNlp>;
   /** The documents' authors and dates (DOCS_DIR/documents.json), for questions about the documents themselves. */
@@ -85,7 +85,7 @@ const WARM_UP_PASSAGES = 5;
 export class AskPipeline {
   private readonly learned: LearnedParts;
   private readonly reader: PassageReader;
-  private readonly readAheadParts: ReadAheadParts;
+  private readonly tagAhead?: TagAhead;
   /** The steps, in the order they run. */
   readonly steps: readonly AskStep[];
 
@@ -101,7 +101,7 @@ export class AskPipeline {
     const support = settings.support ?? DEFAULT_SUPPORT;
     this.learned = learned;
     this.reader = reader;
-    this.readAheadParts = { lexicon, vectors: wordVectors, tagInWorker: settings.readAheadInWorker };
+    this.tagAhead = settings.readAheadInWorker;
     this.steps = [
       new GuardStep(rag),
       new RewriteStep({ llm, abbreviations: settings.abbreviations, llmRewrite: settings.llmRewrite, lexicon, corpus, tag }),
@@ -126,9 +126,9 @@ export class AskPipeline {
     for (let i = 0; i < passages.length; i += WARM_UP_PASSAGES) await this.reader.read(WARM_UP_FACTOID, 'factoid', passages.slice(i, i + WARM_UP_PASSAGES));
   }
 
-  /** Reads the collection's passages ahead of its questions (read-ahead.ts). */
-  readAhead(texts: string[], maxSentences: number, budgetMs: number): Promise<ReadAhead> {
-    return readAhead(texts, this.readAheadParts, maxSentences, budgetMs);
+  /** Reads the collection's passages ahead of its questions (read-ahead.ts); nothing without a worker to read in. */
+  async readAhead(texts: string[], maxSentences: number, budgetMs: number): Promise<ReadAhead | null> {
+    return this.tagAhead ? readAhead(texts, this.tagAhead, maxSentences, budgetMs) : null;
   }
 
   /** Sets the span's expected token F1 below which a factoid is answered with its sentence (SPAN_DOUBT by default). */

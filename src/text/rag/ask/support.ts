@@ -102,7 +102,7 @@ export class WordVectorCache {
   private readonly cache: LRUCache<string, Float32Array>;
   constructor(
     private readonly vectors: WordVectors,
-    readonly limit = 20_000,
+    limit = 20_000,
   ) {
     this.cache = new LRUCache({ max: limit });
   }
