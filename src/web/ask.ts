@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { fromRoot } from '../infra/paths.js';
 import { TextHttpError } from '../text/errors.js';
+import { ASK_WARNINGS } from '../text/rag/ask-schema.js';
 import { figuresInWords, questionAnsweringFigures } from '../text/figures.js';
 
 /** The passage with the answer's sentence marked; the template escapes each part. */
@@ -41,7 +42,8 @@ function confidenceInWords(factors: Record<string, number>, passages: number): s
     `${passages} passage${passages === 1 ? '' : 's'} used, matching the question's meaning at ${factors.retrieval_quality!.toFixed(2)} on average (0 to 1)`,
     `${Math.round(factors.entity_coverage! * 100)}% of them naming what the question names`,
   ];
-  if (factors.answer_support !== undefined) parts.push(`the reader's score for this answer: ${Math.round(factors.answer_support * 100)} of 100`);
+  // The reader's score, or for an answer a FAQ gives to its own question the two questions' overlap.
+  if (factors.answer_support !== undefined) parts.push(`how well the passage supports this answer: ${Math.round(factors.answer_support * 100)} of 100`);
   return `${parts.join('; ')}.`;
 }
 
@@ -70,11 +72,7 @@ async function askPages(app: FastifyInstance) {
       // The hint under the answer says where it comes from (no language model, the list of indexed documents); the
       // API's warning would repeat it.
       const fromIndex = (result.guardrails.catalogue as { fact?: string } | undefined)?.fact === 'collection';
-      const warnings = result.warnings.filter(
-        (w) =>
-          !(!app.llm.available && w.startsWith('No language model is configured')) &&
-          !(fromIndex && w.startsWith('The answer comes from the list of indexed documents')),
-      );
+      const warnings = result.warnings.filter((w) => !(!app.llm.available && w === ASK_WARNINGS.noLlm) && !(fromIndex && w === ASK_WARNINGS.fromIndex));
       return reply.page('ask', 'Ask the documents: answer', {
         ...common,
         error: null,

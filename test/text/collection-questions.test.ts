@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ASK_WARNINGS } from '../../src/text/rag/ask-schema.js';
 import { LISTED, collectionAnswer, collectionQuestion } from '../../src/text/rag/ask/collection-question.js';
 import type { DocumentMeta } from '../../src/text/rag/documents.js';
 import { makeApp, tempDir } from '../helpers/app.js';
@@ -79,6 +80,8 @@ describe('POST /rag/ask about the collection, without a catalogue', () => {
     // A fact of the index, not a reading: as sure as the catalogue's facts.
     expect(body).toMatchObject({ confidence: 'high', confidence_score: 1 });
     expect(body.warnings.join(' ')).toMatch(/list of indexed documents/);
+    // In the exact words by which the /ask page recognises it.
+    expect(body.warnings).toContain(ASK_WARNINGS.fromIndex);
   });
 
   it('lists them for "which files are there?"', async () => {

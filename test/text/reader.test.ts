@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ASK_WARNINGS } from '../../src/text/rag/ask-schema.js';
 import { completeFragment } from '../../src/text/rag/ask/extractive.js';
 import { chunkDocument } from '../../src/text/rag/chunker.js';
 import { type QaReader, loadQaReader } from '../../src/text/models.js';
@@ -112,6 +113,8 @@ describe('/rag/ask with READER_MODEL', () => {
     for (const w of body.answer.toLowerCase().split(/\s+/)) expect(question).toContain(w);
     // The only warning: no LLM is configured (the model read the span, so no load failure is reported).
     expect(body.warnings).toEqual([expect.stringMatching(/^No language model is configured/)]);
+    // The /ask page hides this warning (its hint says the same) by these exact words.
+    expect(body.warnings).toEqual([ASK_WARNINGS.noLlm]);
   });
 
   it('falls back to the learned reader with a warning when the model cannot be loaded', async () => {

@@ -3,6 +3,16 @@
 // answer took (the guardrails) keep any further member.
 import { z } from 'zod';
 
+/**
+ * Warnings whose words are fixed, so that a client (the /ask page) can tell them apart without matching on wording:
+ * the answer was extracted because no language model is configured, and the answer comes from the index's list of
+ * documents.
+ */
+export const ASK_WARNINGS = {
+  noLlm: 'No language model is configured (LLM_API_KEY is unset): the answer is a passage extracted from the documents, not a generated one.',
+  fromIndex: 'The answer comes from the list of indexed documents, not from their text.',
+} as const;
+
 const Passed = z.looseObject({ passed: z.boolean().describe('whether the question went on past this check') });
 
 const ContextPassage = z.object({

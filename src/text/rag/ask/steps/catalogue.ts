@@ -7,6 +7,7 @@
 import type { DocumentCatalogue } from '../../documents.js';
 import { collectionAnswer, collectionQuestion } from '../collection-question.js';
 import { confidenceOf } from '../confidence.js';
+import { ASK_WARNINGS } from '../../ask-schema.js';
 import type { AskContext } from '../context.js';
 import { type DocumentAnswer, type DocumentFact, answerFromCatalogue, documentQuestion, outdatedFor, saidTopic, speakerMissing } from '../document-question.js';
 import type { PassageReader, PassageReading } from '../read-passages.js';
@@ -70,7 +71,7 @@ export class CatalogueStep implements AskStep {
         level: 'high',
         explanation: 'High confidence (1.00): the documents are counted and named from the index.',
       },
-      warnings: [...ctx.warnings, 'The answer comes from the list of indexed documents, not from their text.'],
+      warnings: [...ctx.warnings, ASK_WARNINGS.fromIndex],
     });
     return true;
   }

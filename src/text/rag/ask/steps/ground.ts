@@ -1,6 +1,7 @@
 // Step 10, guardrail 3: the grounding of an LLM answer in the retrieved passages (a low share is a warning). An
 // extractive answer is copied from a retrieved passage, so the check would pass by construction: it is reported as not
 // applicable. Also the warning that says why an answer is extractive.
+import { ASK_WARNINGS } from '../../ask-schema.js';
 import type { AskContext } from '../context.js';
 import { groundingScore } from '../guardrails.js';
 import type { AskStep } from './step.js';
@@ -29,8 +30,7 @@ export class GroundStep implements AskStep {
       ctx.guardrails.grounding = { applicable: false, reason: 'extractive answer: copied from a retrieved passage' };
     }
     ctx.emit('guardrail_grounding', ctx.guardrails.grounding as Record<string, unknown>);
-    if (answered.fallback === 'no_key')
-      ctx.warnings.push('No language model is configured (LLM_API_KEY is unset): the answer is a passage extracted from the documents, not a generated one.');
+    if (answered.fallback === 'no_key') ctx.warnings.push(ASK_WARNINGS.noLlm);
     else if (answered.fallback) ctx.warnings.push(`The language model was unavailable (${answered.fallback}); the answer is extractive.`);
   }
 }
