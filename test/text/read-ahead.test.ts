@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { termsOf } from '../../src/text/rag/ask/extractive.js';
 import { READ_AHEAD_MAX, readAhead } from '../../src/text/rag/ask/read-ahead.js';
 import { readAhead as readAheadTask } from '../../src/text/rag/ask/reader-task.js';
+import { ownWordsQuestion } from '../../src/text/rag/plugin.js';
 
 const passages = ['The canal opened in 1825. It carried grain to the city.', 'The bridge was painted red. Tolls paid for it.', 'A ferry ran at night.'];
 
@@ -45,5 +46,18 @@ describe('reading the collection ahead of its questions', () => {
     expect(terms.map((t) => t.text + t.post).join('')).toBe('The canal opened in 1825.');
     // Terms with the same tags share one set: memory per sentence stays small.
     expect(termsOf('A ferry ran at night.')[1]!.tags).toBe(termsOf('The bridge was painted red.')[1]!.tags);
+  });
+});
+
+describe("the warm-up's question in the collection's own words", () => {
+  it('asks about the passage’s three longest words, the same ones whatever their order in it', () => {
+    const text = 'The harbour pilots guided every steamship through the narrow channel at night.';
+    expect(ownWordsQuestion(text)).toBe('What is said about steamship, channel and harbour?');
+    expect(ownWordsQuestion('night channel harbour steamship pilots guided narrow the')).toBe('What is said about steamship, channel and harbour?');
+  });
+
+  it('asks nothing of a passage with fewer than three words of five letters or more', () => {
+    expect(ownWordsQuestion('A cat sat on the mat, twice.')).toBeNull();
+    expect(ownWordsQuestion('')).toBeNull();
   });
 });

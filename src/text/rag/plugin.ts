@@ -211,6 +211,10 @@ function answerStepWarmUp(app: FastifyInstance, pipeline: Lazy<AskPipeline>) {
       });
       if (res.statusCode !== 200) await ask.ask(WARM_UP_QUESTION, 5);
       const chunks = (await app.rag.service()).chunks();
+      // And a question in the collection's own words, which the support check and the reader read in full, as they
+      // read a user's question (the question above asks about the documents, not their text).
+      const own = ownWordsQuestion(chunks[Math.floor(chunks.length / 2)]?.text ?? '');
+      if (own) await ask.ask(own, 5);
       const ahead = await ask.readAhead(
         chunks.map((c) => c.text),
         app.config.RAG_READ_AHEAD,
@@ -228,6 +232,12 @@ function answerStepWarmUp(app: FastifyInstance, pipeline: Lazy<AskPipeline>) {
     }
   };
   return { warm, state: () => state };
+}
+
+/** A question made of a passage's three longest words ("What is said about A, B and C?"); null for a passage without. */
+export function ownWordsQuestion(text: string): string | null {
+  const words = [...new Set(text.match(/\p{L}{5,}/gu) ?? [])].sort((a, b) => b.length - a.length || (a < b ? -1 : 1)).slice(0, 3);
+  return words.length === 3 ? `What is said about ${words[0]}, ${words[1]} and ${words[2]}?` : null;
 }
 
 /** /health's document-search component and /ready's condition: measured, not assumed. */
