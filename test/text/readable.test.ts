@@ -50,6 +50,22 @@ describe('documents as a reader reads them', () => {
     expect(paragraphs).toContain('npm install widget');
   });
 
+  it('keeps the address of an autolink, which is its text (a URL or an e-mail address can be the answer)', () => {
+    const text = readableText(
+      [
+        '# Broker',
+        '',
+        'See [the docs](https://docs.example.org).',
+        '',
+        'A public test server is at <https://test.example.org/>.',
+        '',
+        'Write to <help@example.org> or see <b>the FAQ</b>.',
+      ].join('\n'),
+    );
+    expect(text).toContain('A public test server is at https://test.example.org/.');
+    expect(text).toContain('Write to help@example.org or see the FAQ.');
+  });
+
   it('reads each table row as one sentence naming its cells by their column', () => {
     expect(paragraphs).toContain('Option: bodyLimit. Type: number. Default: 1048576. Description: The largest body, in bytes.');
   });

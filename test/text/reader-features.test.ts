@@ -402,6 +402,26 @@ describe('the shipped reader', () => {
     ).toBe(plain[1]);
   });
 
+  it('keeps the sentence that an answer ending with a colon announces (a command under "Then subscribe to a topic:")', () => {
+    const q = analyseQuestion('how do I subscribe to a topic with the broker?', () => 1);
+    const text = [
+      'The broker starts with its default settings.',
+      'Then use the client to subscribe to a topic with the broker:',
+      "broker_sub -t 'test/topic' -v",
+    ];
+    const r = reader.read(
+      q,
+      text.map((t, position) => ({ text: t, chunkRank: 0, chunkBm25: 1, position })),
+    )!;
+    expect(r.answer).toBe(text.slice(1).join(' '));
+    // In another chunk, what follows is not what the colon announces.
+    const apart = reader.read(q, [
+      { text: text[1]!, chunkRank: 0, chunkBm25: 1, position: 1 },
+      { text: text[2]!, chunkRank: 1, chunkBm25: 1, position: 2 },
+    ])!;
+    expect(apart.answer).toBe(text[1]);
+  });
+
   it('answers "What are the N Xs?" with the sentence that announces the set and the ones that go through it, up to N', () => {
     const q = analyseQuestion('What are the three branches?', () => 1);
     const text = [

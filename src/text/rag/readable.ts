@@ -5,7 +5,8 @@
 // - a Markdown table row becomes sentences naming each cell by its column ("Option: schemaTable. Required: Optional.");
 //   a plain-text table (a header over a rule of dashes crossed by "+" or "|", as psql and many READMEs print) one
 //   sentence per row, its cells joined by semicolons, instead of one run-on sentence of all its rows;
-// - links keep their text, images their alt text; emphasis, inline-code backticks and HTML tags go.
+// - links keep their text, autolinks their address, images their alt text; emphasis, inline-code backticks and HTML
+//   tags go.
 // Plain text (a book, a licence, a transcript) is left as it is but for its tables and its rule lines ("=====",
 // "-----", "*****"), which carry no words: a rule under a one-line heading opens the prose that follows with the
 // heading, as in Markdown, and any other rule ends a paragraph. Only a document that looks like Markdown is parsed
@@ -43,6 +44,8 @@ function inline(text: string): string {
       .replace(/!\[([^\]]*)\](?:\([^)]*\)|\[[^\]]*\])?/g, '$1')
       .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
       .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1')
+      // Autolinks ("<https://example.org/>", "<name@example.org>"): the address is the text, not a tag.
+      .replace(/<((?:[a-z][a-z0-9+.-]{1,31}:\/\/|mailto:)[^\s<>]+|[^\s<>@/]+@[^\s<>@/]+\.[a-z]{2,})>/gi, '$1')
       .replace(/<\/?[a-z][a-z0-9]*\b[^>]*>/gi, '')
       .replace(/&(amp|lt|gt|quot|apos|nbsp|#39);/g, (_, e: string) => ENTITIES[e] ?? '')
       .replace(/`+([^`]*)`+/g, '$1')

@@ -94,7 +94,11 @@ export class LearnedReader {
         second !== undefined && p[second]! >= 0.5 * p[top]! && candidates[second]!.chunkRank === candidates[top]!.chunkRank
           ? [top, second].sort((a, b) => candidates[a]!.position - candidates[b]!.position)
           : [top];
-      const text = [...leadBefore(candidates, pair[0]!), ...pair, ...listed(q, candidates, pair[pair.length - 1]!)].map((i) => candidates[i]!.text).join(' ');
+      const last = pair[pair.length - 1]!;
+      const after = listed(q, candidates, last);
+      const text = [...leadBefore(candidates, pair[0]!), ...pair, ...(after.length ? after : introduced(candidates, last))]
+        .map((i) => candidates[i]!.text)
+        .join(' ');
       return { answerType: 'open', answer: text, sentence: text, candidate: pair[0]!, sentenceProbability: p[top]!, spanScore: null, support: p[top]! };
     }
     const spans: { i: number; text: string; score: number }[] = [];
@@ -153,6 +157,16 @@ function leadBefore(candidates: SentenceCandidate[], first: number): number[] {
   const before = neighbour(candidates, c, -1);
   if (before < 0) return [];
   return REPLY.test(candidates[before]!.text.trim()) || POINTS_BACK.test(c.text.trim()) ? [before] : [];
+}
+
+/**
+ * The sentence right after one that ends with a colon and so announces it ("Then subscribe to a topic:" over the
+ * command, "The options are:" over the first of them), in the same chunk: without it the answer stops at the colon.
+ */
+function introduced(candidates: SentenceCandidate[], last: number): number[] {
+  if (!/:\s*$/.test(candidates[last]!.text)) return [];
+  const next = neighbour(candidates, candidates[last]!, 1);
+  return next < 0 ? [] : [next];
 }
 
 /**
