@@ -8,11 +8,16 @@ import { TextHttpError } from '../text/errors.js';
 import { ASK_WARNINGS } from '../text/rag/ask-schema.js';
 import { figuresInWords, questionAnsweringFigures } from '../text/figures.js';
 
-/** The passage with the answer's sentence marked; the template escapes each part. */
-function highlight(text: string, passage: string | null): { before: string; mark: string; after: string } {
-  const at = passage ? text.indexOf(passage) : -1;
-  if (at < 0) return { before: text, mark: '', after: '' };
-  return { before: text.slice(0, at), mark: passage!, after: text.slice(at + passage!.length) };
+/**
+ * The passage with the answer's sentences marked; the template escapes each part. The sentences are found whatever
+ * the spacing between their words: an answer joins two sentences with a space where the passage may break the line
+ * (a sentence and the command it announces).
+ */
+export function highlight(text: string, passage: string | null): { before: string; mark: string; after: string } {
+  const words = passage?.trim().split(/\s+/).filter(Boolean) ?? [];
+  const found = words.length ? new RegExp(words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+')).exec(text) : null;
+  if (!found) return { before: text, mark: '', after: '' };
+  return { before: text.slice(0, found.index), mark: found[0], after: text.slice(found.index + found[0].length) };
 }
 
 /** What the collection holds, in words: how many documents, their names, and the years their file names start with. */
