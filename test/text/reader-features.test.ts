@@ -16,6 +16,7 @@ import {
   spanCandidates,
   spanFeatures,
   spanRows,
+  wholeName,
   titleStems,
 } from '../../src/text/rag/ask/reader.js';
 
@@ -420,6 +421,34 @@ describe('the shipped reader', () => {
       { text: text[2]!, chunkRank: 1, chunkBm25: 1, position: 2 },
     ])!;
     expect(apart.answer).toBe(text[1]);
+  });
+
+  it('keeps the capitalised words before a name that the question holds: they belong to the name the span starts', () => {
+    const stems = (question: string) => analyseQuestion(question, () => 1).stems;
+    const q = stems('who is the license steward of the mozilla public license?');
+    expect(wholeName('Mozilla Foundation is the license steward.', 'Foundation', q)).toBe('Mozilla Foundation');
+    // Words the question does not hold, lower-case words and a span that is not a name stay as they are.
+    expect(wholeName('Apache Foundation is the license steward.', 'Foundation', q)).toBe('Foundation');
+    expect(wholeName('The mozilla Foundation is the steward.', 'Foundation', q)).toBe('Foundation');
+    expect(wholeName('Mozilla released version 2.0 in 2012.', 'version 2.0', stems('which version did mozilla release?'))).toBe('version 2.0');
+    // At most three words, and not across punctuation.
+    const river = stems('which river of the north east flows through the city?');
+    expect(wholeName('The city lies on the River Tyne.', 'Tyne', river)).toBe('River Tyne');
+    expect(wholeName('It flows north, River. Tyne is its name.', 'Tyne', river)).toBe('Tyne');
+  });
+
+  it('answers with the whole name when the span ranker leaves out the part the question names', () => {
+    const q = analyseQuestion('who is the license steward of the mozilla public license?', () => 1);
+    const text = [
+      'New Versions.',
+      'Mozilla Foundation is the license steward.',
+      'No one other than the license steward may publish new versions of this License.',
+    ];
+    const r = reader.read(
+      q,
+      text.map((t, position) => ({ text: t, chunkRank: 0, chunkBm25: 1, position })),
+    )!;
+    expect(r.answer).toBe('Mozilla Foundation');
   });
 
   it('answers "What are the N Xs?" with the sentence that announces the set and the ones that go through it, up to N', () => {

@@ -7,6 +7,7 @@ import { fromRoot } from '../../../infra/paths.js';
 import { type CompactEnsemble, compactEnsemble, ensembleFromOnnx, predictCompact, sigmoid } from '../../../infra/tree-ensemble.js';
 import { type AnswerType, numberedSet } from './answer-type.js';
 import { asksQuestion } from './faq.js';
+import { wordStem } from './lexical.js';
 import { termsOf } from './extractive.js';
 import { checkFeatureNames, featureVector } from './features.js';
 import {
@@ -120,7 +121,7 @@ export class LearnedReader {
     const spanScore = sigmoid(best.score);
     return {
       answerType: 'factoid',
-      answer: best.text,
+      answer: wholeName(candidates[best.i]!.text, best.text, q.stems),
       sentence: candidates[best.i]!.text,
       candidate: best.i,
       sentenceProbability: p[best.i]!,
@@ -157,6 +158,32 @@ function leadBefore(candidates: SentenceCandidate[], first: number): number[] {
   const before = neighbour(candidates, c, -1);
   if (before < 0) return [];
   return REPLY.test(candidates[before]!.text.trim()) || POINTS_BACK.test(c.text.trim()) ? [before] : [];
+}
+
+/** A capitalised word, possibly with inner hyphens, digits or apostrophes ("Mozilla", "Rolls-Royce", "O'Neil"). */
+const CAPITALISED = /^\p{Lu}[\p{L}\p{N}'’-]*$/u;
+
+/**
+ * The span with the capitalised words right before it that the question names, when the span starts with a
+ * capitalised word: they belong to the same name ("Mozilla Foundation" for "who is the license steward of the mozilla
+ * public license?"), though the span ranker, which learned that an answer seldom repeats the question's words, left
+ * them out. At most three words are added, and only words the question holds.
+ */
+export function wholeName(sentence: string, span: string, questionStems: ReadonlySet<string>): string {
+  if (!CAPITALISED.test(span.split(' ')[0] ?? '')) return span;
+  const at = sentence.indexOf(span);
+  if (at <= 0) return span;
+  const before = sentence.slice(0, at);
+  if (!/\S $/.test(before)) return span;
+  const words = before.slice(0, -1).split(' ');
+  const added: string[] = [];
+  while (added.length < 3 && words.length) {
+    const w = words[words.length - 1]!;
+    const stem = wordStem(w.toLowerCase());
+    if (!CAPITALISED.test(w) || !stem || !questionStems.has(stem)) break;
+    added.unshift(words.pop()!);
+  }
+  return added.length ? `${added.join(' ')} ${span}` : span;
 }
 
 /**
