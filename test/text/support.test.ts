@@ -48,6 +48,11 @@ describe("support check: the kept passages must contain the question's key conte
     expect(questionNlp("In what year did the Norman's invade at Bannow Bay?").nouns).toEqual(['year', 'norman', 'bannow', 'bay']);
     // A common noun after a named subject is part of it when a verb follows ("did Kennedy administration officials say").
     expect(questionNlp('What did Kennedy administration officials say about Cuba?').nouns).toContain('administration');
+    // A subject in lower case, as a program's name is often typed: the word that ends the question is its verb.
+    expect(questionNlp('which versions of MQTT does mosquitto support?').nouns).toEqual(['versions', 'mqtt', 'mosquitto']);
+    expect(questionNlp('how many threads does piscina start?').nouns).toEqual(['threads', 'piscina']);
+    // ...but a noun of a longer lower-case subject before another verb stays a noun.
+    expect(questionNlp('where does the renewal hook copy the certificate to?').nouns).toContain('hook');
     // Before, "launch" (a general English word) was the one thing asked about, so a passage without it was refused.
     const q = 'What did Pope Leo X launch against Luther?';
     const withLaunch = lexiconOf(['the', 'what', 'did', 'against', 'launch', 'sent', 'bull']);

@@ -59,7 +59,9 @@ const DETERMINERS = new Set(['the', 'a', 'an', 'this', 'that', 'these', 'those']
  * In "What did Pope Leo X launch against Luther?" or "Who did Luther view as the Antichrist?", the word after the
  * named subject of "did/does/do" is the question's main verb, which the tagger often reads as a noun ("launch",
  * "view", "invade"): its position, when it is lower case and ends the question or comes before a preposition, a
- * determiner or "to"; otherwise -1.
+ * determiner or "to"; otherwise -1. A subject typed in lower case, as names of programs often are ("which versions
+ * does mosquitto support?", "how many threads does piscina start?"), is one word, or up to three when the verb ends
+ * the question.
  */
 export function doSupportVerb(terms: Pick<Term, 'text' | 'tags'>[]): number {
   const at = terms.findIndex((t) => /^(did|does|do)$/i.test(t.text));
@@ -68,9 +70,17 @@ export function doSupportVerb(terms: Pick<Term, 'text' | 'tags'>[]): number {
   if (DETERMINERS.has(terms[i]?.text.toLowerCase() ?? '')) i++;
   const subjectStart = i;
   while (i < terms.length && /^\p{Lu}/u.test(terms[i]!.text)) i++;
+  if (i === subjectStart) i = lowerCaseSubjectEnd(terms, subjectStart);
   const verb = terms[i];
   if (i === subjectStart || !verb || !/^\p{Ll}+$/u.test(verb.text) || !verb.tags.has('Noun')) return -1;
   const next = terms[i + 1];
   const endsOrLinks = !next || next.tags.has('Preposition') || next.tags.has('Determiner') || /^(to|as|about|on|in|at|with|for|against|into)$/i.test(next.text);
   return endsOrLinks ? i : -1;
+}
+
+/** Where a lower-case subject starting at `start` ends: after one word, or before the question's last word. */
+function lowerCaseSubjectEnd(terms: Pick<Term, 'text' | 'tags'>[], start: number): number {
+  const last = terms.length - 1;
+  if (last - start >= 1 && last - start <= 3) return last;
+  return start + 1;
 }
