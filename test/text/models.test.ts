@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { fromRoot } from '../../src/infra/paths.js';
 import { gruTokenizerJson } from '../../scripts/lib/text/gru-classifier.js';
 import { tempDir } from '../helpers/app.js';
+import { loadWordTable, tableWordVectors } from '../../src/text/rag/ask/word-vectors.js';
 import { DEFAULT_TEXT_MODELS, type TextClassifier, type TextEmbedder, loadClassifier, loadEmbedder } from '../../src/text/models.js';
 
 type Scores = { label: string; score: number }[];
@@ -53,6 +54,22 @@ describe('shipped compact text models, loaded through transformers.js from their
     const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
     for (let i = 0; i < 3; i++) expect(Math.hypot(...v(i))).toBeCloseTo(1, 4);
     expect(dot(v(0), v(1))).toBeGreaterThan(dot(v(0), v(2)) + 0.1);
+  });
+
+  it("reads single words' vectors from the embedder's table as the embedder computes them, and the rest through it", async () => {
+    const embed = async (words: string[]) => {
+      const out = await embedder(words, { pooling: 'mean', normalize: true });
+      const dim = out.dims[1]!;
+      return words.map((_, i) => (out.data as Float32Array).slice(i * dim, (i + 1) * dim));
+    };
+    const sent: string[][] = [];
+    const vectors = tableWordVectors(loadWordTable(), async (words) => (sent.push(words), embed(words)));
+    const words = ['network', 'channel', 'governor', 'e-mail', 'zzzqxj', 'implementation'];
+    const fromTable = await vectors(words);
+    // Split by the tokenizer or unknown: computed by the embedder itself.
+    expect(sent).toEqual([['e-mail', 'zzzqxj']]);
+    const direct = await embed(words);
+    for (const i of [0, 1, 2, 5]) for (let d = 0; d < direct[i]!.length; d++) expect(fromTable[i]![d]).toBeCloseTo(direct[i]![d]!, 5);
   });
 
   it('reads text escaped twice ("don\\u2019t", "\\u002c") as the text it stands for', async () => {

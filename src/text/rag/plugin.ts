@@ -12,6 +12,7 @@ import { ModelLoadError, hubSettings } from '../hub.js';
 import { DEFAULT_TEXT_MODELS, type QaReader, loadCrossEncoder, loadEmbedder, loadQaReader } from '../models.js';
 import { formatDate } from './ask/document-question.js';
 import { AskPipeline } from './ask/pipeline.js';
+import { loadWordTable, tableWordVectors } from './ask/word-vectors.js';
 import { DEFAULT_ABBREVIATIONS } from './ask/rewrite.js';
 import { loadSupportGate } from './ask/support-gate.js';
 import { ANSWERABILITY_FILE, loadAnswerability } from './ask/answerability.js';
@@ -150,7 +151,7 @@ function askPipelineLoader(app: FastifyInstance, service: Lazy<RagService>, hub:
   // The support check compares single words in the shipped embedder's space (its thresholds were chosen there): the
   // service's own embedder when that is the shipped one, otherwise the shipped one loaded on first use.
   const shippedEmbedder = lazy(async () => embedWith(await loadEmbedder(fromRoot(DEFAULT_TEXT_MODELS.embedder))));
-  const wordVectors = async (words: string[]) => {
+  const embedWords = async (words: string[]) => {
     if (fromRoot(c.EMBEDDING_MODEL) === fromRoot(DEFAULT_TEXT_MODELS.embedder)) return (await service()).opts.embed(words);
     return (await shippedEmbedder())(words);
   };
@@ -158,7 +159,8 @@ function askPipelineLoader(app: FastifyInstance, service: Lazy<RagService>, hub:
   return lazy(
     async () =>
       new AskPipeline(await service(), app.llm, {
-        wordVectors,
+        // The shipped embedder's table, read on this thread once the pipeline is made (about 10 MB).
+        wordVectors: tableWordVectors(loadWordTable(), embedWords),
         minSemantic: c.RAG_MIN_SEMANTIC,
         minBm25: c.RAG_MIN_BM25,
         groundingThreshold: c.RAG_GROUNDING_THRESHOLD,

@@ -94,7 +94,7 @@ export interface SupportLacks {
 }
 
 /** Vectors of single words (unit length; a word the model does not know may get a zero vector). */
-export type WordVectors = (words: string[]) => Promise<number[][]>;
+export type WordVectors = (words: string[]) => Promise<ArrayLike<number>[]>;
 
 /** Keeps a bounded number of word vectors across questions (the words of a collection recur), least recently used out first. */
 export class WordVectorCache {

@@ -13,6 +13,8 @@ export interface WordTable {
   row(word: string): number;
   /** Cosine similarity of two rows (0 when either is -1 or all zero). */
   similarity(a: number, b: number): number;
+  /** The row as a unit vector; null when it is -1 or all zero. */
+  unit(row: number): Float32Array | null;
   readonly size: number;
 }
 
@@ -39,6 +41,14 @@ class Int8WordTable implements WordTable {
 
   row(word: string): number {
     return this.ids.get(word) ?? -1;
+  }
+
+  unit(row: number): Float32Array | null {
+    const norm = row < 0 ? 0 : this.norms[row]!;
+    if (!norm) return null;
+    const v = new Float32Array(this.dim);
+    for (let d = 0; d < this.dim; d++) v[d] = this.q[row * this.dim + d]! / norm;
+    return v;
   }
 
   similarity(a: number, b: number): number {
@@ -73,4 +83,23 @@ export function loadWordTable(dir = fromRoot(DEFAULT_TEXT_MODELS.embedder)): Wor
   const table = new Int8WordTable(new Map(Object.entries(tokenizer.model.vocab)), q, dim);
   if (isShipped) shipped = table;
   return table;
+}
+
+/**
+ * Single-word vectors as the shipped embedder computes them (mean-pooled and normalised), for words that are one entry
+ * of its table read from the table itself: a word alone is its own row, so the two agree, and the table takes about a
+ * microsecond a word where a run of the embedder takes about 75. Other words (unknown, or split by the tokenizer:
+ * "don't", "e-mail") go to `embed`.
+ */
+export function tableWordVectors(
+  table: WordTable,
+  embed: (words: string[]) => Promise<ArrayLike<number>[]>,
+): (words: string[]) => Promise<ArrayLike<number>[]> {
+  return async (words) => {
+    const own = words.map((w) => (/^\p{Ll}+$/u.test(w) ? table.unit(table.row(w)) : null));
+    const rest = words.filter((_, i) => !own[i]);
+    const embedded = rest.length ? await embed(rest) : [];
+    let k = 0;
+    return own.map((v) => v ?? embedded[k++]!);
+  };
 }
