@@ -45,16 +45,19 @@ export function leafIndex(tree: Tree, x: ArrayLike<number>): number {
 }
 
 /**
- * An ensemble in flat typed arrays, for scoring only (no covers): a few bytes per node where a TreeNode object takes
- * about a hundred. The question-answering reader's span model has about 100,000 nodes.
+ * An ensemble in flat typed arrays, for scoring only (no covers): twelve bytes per node where a TreeNode object takes
+ * about a hundred. The question-answering reader's span model has about 190,000 nodes. Each tree is laid out depth
+ * first, so that a node's left child is the next node and a walk down a tree reads nearby memory.
  */
 export interface CompactEnsemble {
-  /** Per node: the feature (-1 for a leaf), threshold, children (global indices) and leaf value. */
-  feature: Int32Array;
-  threshold: Float32Array;
-  left: Int32Array;
-  right: Int32Array;
-  value: Float64Array;
+  /**
+   * Per node three 32-bit slots: the feature (-1 for a leaf); the right child's index, or for a leaf the index of its
+   * value in `values`; and the threshold, a float32 read through `thresholds` (a view of the same buffer).
+   */
+  nodes: Int32Array;
+  thresholds: Float32Array;
+  /** The leaves' outputs in log-odds. */
+  values: Float64Array;
   /** The root node of each tree. */
   roots: Int32Array;
   baseScore: number;
@@ -63,42 +66,60 @@ export interface CompactEnsemble {
 
 export function compactEnsemble(model: Ensemble): CompactEnsemble {
   const total = model.trees.reduce((s, t) => s + t.nodes.length, 0);
-  const c: CompactEnsemble = {
-    feature: new Int32Array(total),
-    threshold: new Float32Array(total),
-    left: new Int32Array(total),
-    right: new Int32Array(total),
-    value: new Float64Array(total),
-    roots: new Int32Array(model.trees.length),
-    baseScore: model.baseScore,
-    nFeatures: model.nFeatures,
-  };
+  const buffer = new ArrayBuffer(total * 12);
+  const nodes = new Int32Array(buffer);
+  const thresholds = new Float32Array(buffer);
+  const values = new Float64Array(total);
+  const roots = new Int32Array(model.trees.length);
   let at = 0;
+  let leaves = 0;
   model.trees.forEach((tree, t) => {
-    c.roots[t] = at;
-    tree.nodes.forEach((n, i) => {
-      c.feature[at + i] = n.feature;
-      c.threshold[at + i] = n.threshold;
-      c.left[at + i] = n.feature < 0 ? -1 : at + n.left;
-      c.right[at + i] = n.feature < 0 ? -1 : at + n.right;
-      c.value[at + i] = n.value;
-    });
-    at += tree.nodes.length;
+    roots[t] = at;
+    const place = (i: number): void => {
+      const n = tree.nodes[i]!;
+      const me = at++;
+      nodes[3 * me] = n.feature < 0 ? -1 : n.feature;
+      if (n.feature < 0) {
+        nodes[3 * me + 1] = leaves;
+        values[leaves++] = n.value;
+        return;
+      }
+      thresholds[3 * me + 2] = n.threshold;
+      place(n.left);
+      nodes[3 * me + 1] = at;
+      place(n.right);
+    };
+    place(0);
   });
-  return c;
+  return { nodes, thresholds, values: values.slice(0, leaves), roots, baseScore: model.baseScore, nFeatures: model.nFeatures };
 }
 
-/** Raw log-odds of one row, as predictRaw computes it (float32 comparisons, ONNX BRANCH_LEQ). */
-export function predictCompact(m: CompactEnsemble, x: ArrayLike<number>): number {
-  let sum = m.baseScore;
-  const { feature, threshold, left, right, value, roots } = m;
-  for (let t = 0; t < roots.length; t++) {
-    let i = roots[t]!;
-    while (feature[i]! >= 0) i = Math.fround(x[feature[i]!]!) <= threshold[i]! ? left[i]! : right[i]!;
-    sum += value[i]!;
+/** Adds tree `t`'s output for each row to `out` (float32 comparisons, ONNX BRANCH_LEQ). */
+function addTree(m: CompactEnsemble, t: number, xs: readonly ArrayLike<number>[], out: Float64Array): void {
+  const { nodes, thresholds, values } = m;
+  const root = m.roots[t]!;
+  for (let r = 0; r < xs.length; r++) {
+    const x = xs[r]!;
+    let i = root;
+    let f: number;
+    while ((f = nodes[3 * i]!) >= 0) i = Math.fround(x[f]!) <= thresholds[3 * i + 2]! ? i + 1 : nodes[3 * i + 1]!;
+    out[r]! += values[nodes[3 * i + 1]!]!;
   }
-  return sum;
 }
+
+/**
+ * Raw log-odds of each row, as predictRaw computes them (each row's trees summed in the same order, so the same
+ * numbers). Tree by tree over all the rows: a tree stays in the cache while the rows walk it, about twice as fast as
+ * one row at a time through every tree.
+ */
+export function predictCompactMany(m: CompactEnsemble, xs: readonly ArrayLike<number>[]): Float64Array {
+  const out = new Float64Array(xs.length).fill(m.baseScore);
+  for (let t = 0; t < m.roots.length; t++) addTree(m, t, xs, out);
+  return out;
+}
+
+/** Raw log-odds of one row, as predictRaw computes it. */
+export const predictCompact = (m: CompactEnsemble, x: ArrayLike<number>): number => predictCompactMany(m, [x])[0]!;
 
 export const INPUT_NAME = 'input';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fromRoot } from '../../src/infra/paths.js';
 import { rng } from '../../src/infra/rng.js';
-import { compactEnsemble, ensembleFromOnnx, predictCompact, predictRaw } from '../../src/infra/tree-ensemble.js';
+import { compactEnsemble, ensembleFromOnnx, predictCompact, predictCompactMany, predictRaw } from '../../src/infra/tree-ensemble.js';
 import { answerType } from '../../src/text/rag/ask/answer-type.js';
 import { render, termsOf } from '../../src/text/rag/ask/extractive.js';
 import { checkFeatureNames, featureVector } from '../../src/text/rag/ask/features.js';
@@ -268,11 +268,15 @@ describe('the shipped reader', () => {
     for (const file of ['sentence.onnx', 'span.onnx']) {
       const { model } = ensembleFromOnnx(new Uint8Array(readFileSync(fromRoot(`models/text/reader/${file}`))));
       const compact = compactEnsemble(model);
+      const rows: Float32Array[] = [];
       for (let k = 0; k < 500; k++) {
         // Feature values on the scale of the real ones (shares, counts, ranks), and some exactly on thresholds.
         const x = Float32Array.from({ length: model.nFeatures }, () => (rand() < 0.5 ? rand() : Math.floor(rand() * 12)));
         expect(predictCompact(compact, x)).toBe(predictRaw(model, x));
+        rows.push(x);
       }
+      // Many rows at once, tree by tree: the same numbers.
+      expect([...predictCompactMany(compact, rows)]).toEqual(rows.map((x) => predictRaw(model, x)));
     }
   });
 

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fromRoot } from '../../../infra/paths.js';
-import { type CompactEnsemble, compactEnsemble, ensembleFromOnnx, predictCompact, sigmoid } from '../../../infra/tree-ensemble.js';
+import { type CompactEnsemble, compactEnsemble, ensembleFromOnnx, predictCompactMany, sigmoid } from '../../../infra/tree-ensemble.js';
 import { type AnswerType, numberedSet } from './answer-type.js';
 import { asksQuestion } from './faq.js';
 import { wordStem } from './lexical.js';
@@ -68,7 +68,7 @@ export class LearnedReader {
 
   /** The sentence model's raw score of each candidate (its features assembled by the model's own names). */
   private sentenceScores(features: SentenceFeatures[]): number[] {
-    return features.map((f) => predictCompact(this.models.sentence, featureVector(f, this.sentenceNames)));
+    return [...predictCompactMany(this.models.sentence, features.map((f) => featureVector(f, this.sentenceNames)))];
   }
 
   /** Probability, for each candidate, that it contains the answer; 0 for a sentence that asks a question. */
@@ -103,15 +103,18 @@ export class LearnedReader {
       return { answerType: 'open', answer: text, sentence: text, candidate: pair[0]!, sentenceProbability: p[top]!, spanScore: null, support: p[top]! };
     }
     const spans: { i: number; text: string; score: number }[] = [];
+    const rows: ArrayLike<number>[] = [];
     order.slice(0, this.models.sentencesForSpans).forEach((i, rank) => {
       const terms = termsOf(candidates[i]!.text);
       const found = spanCandidates(terms, q);
       if (!found.length) return;
       const standing = { score: raw[i]!, rank, gap: raw[top]! - raw[i]! };
-      spanRows(terms, found, q, features[i]!, standing, this.spanNames).forEach((x, k) =>
-        spans.push({ i, text: found[k]!.text, score: predictCompact(this.models.span, x) }),
-      );
+      spanRows(terms, found, q, features[i]!, standing, this.spanNames).forEach((x, k) => {
+        spans.push({ i, text: found[k]!.text, score: 0 });
+        rows.push(x);
+      });
     });
+    predictCompactMany(this.models.span, rows).forEach((score, k) => (spans[k]!.score = score));
     if (!spans.length) {
       const text = candidates[top]!.text;
       return { answerType: 'factoid', answer: text, sentence: text, candidate: top, sentenceProbability: p[top]!, spanScore: null, support: p[top]! * 0.1 };
