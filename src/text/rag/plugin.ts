@@ -12,7 +12,7 @@ import { ModelLoadError, hubSettings } from '../hub.js';
 import { DEFAULT_TEXT_MODELS, type QaReader, loadCrossEncoder, loadEmbedder, loadQaReader } from '../models.js';
 import { formatDate } from './ask/document-question.js';
 import { AskPipeline } from './ask/pipeline.js';
-import { loadWordTable, tableWordVectors } from './ask/word-vectors.js';
+import { loadWordTable } from './ask/word-vectors.js';
 import { DEFAULT_ABBREVIATIONS } from './ask/rewrite.js';
 import { loadSupportGate } from './ask/support-gate.js';
 import { ANSWERABILITY_FILE, loadAnswerability } from './ask/answerability.js';
@@ -159,8 +159,9 @@ function askPipelineLoader(app: FastifyInstance, service: Lazy<RagService>, hub:
   return lazy(
     async () =>
       new AskPipeline(await service(), app.llm, {
+        wordVectors: embedWords,
         // The shipped embedder's table, read on this thread once the pipeline is made (about 10 MB).
-        wordVectors: tableWordVectors(loadWordTable(), embedWords),
+        wordTable: loadWordTable(),
         minSemantic: c.RAG_MIN_SEMANTIC,
         minBm25: c.RAG_MIN_BM25,
         groundingThreshold: c.RAG_GROUNDING_THRESHOLD,

@@ -31,6 +31,7 @@ import type { AskStep, LearnedParts } from './steps/step.js';
 import { SupportStep } from './steps/support.js';
 import type { SupportGate } from './support-gate.js';
 import { DEFAULT_SUPPORT, type SupportSettings, WordVectorCache, type WordVectors } from './support.js';
+import type { WordTable } from './word-vectors.js';
 
 export type { StepListener } from './context.js';
 export type { ShownType } from './read-passages.js';
@@ -56,6 +57,8 @@ export interface AskSettings {
   lexicon?: Lexicon;
   /** Single-word vectors for the support check's close equivalents; without, only same-stem words count. */
   wordVectors?: WordVectors;
+  /** The shipped embedder's word table, which answers for the words it holds as one entry (support.ts). */
+  wordTable?: WordTable;
   /** READER_MODEL: a question-answering model for the span step of extractive answers (else the learned span ranker). */
   reader?: (() => Promise<QaReader>) | null;
   /** Runs the learned reader in a worker thread (reader-task.ts); without, or while the pool is full, it runs inline. */
@@ -91,7 +94,7 @@ export class AskPipeline {
 
   constructor(rag: RagService, llm: Llm, settings: AskSettings) {
     const lexicon = settings.lexicon ?? loadLexicon();
-    const wordVectors = settings.wordVectors ? new WordVectorCache(settings.wordVectors) : undefined;
+    const wordVectors = settings.wordVectors ? new WordVectorCache(settings.wordVectors, undefined, settings.wordTable) : undefined;
     const learned: LearnedParts = { gate: settings.supportGate ?? null, decision: settings.answerability ?? null, spanDoubt: settings.spanDoubt ?? SPAN_DOUBT };
     const corpus = new CorpusVocabulary(rag);
     // The question's entities, answer type and nouns, from the part-of-speech tagger: in the worker when there is one.

@@ -85,21 +85,3 @@ export function loadWordTable(dir = fromRoot(DEFAULT_TEXT_MODELS.embedder)): Wor
   return table;
 }
 
-/**
- * Single-word vectors as the shipped embedder computes them (mean-pooled and normalised), for words that are one entry
- * of its table read from the table itself: a word alone is its own row, so the two agree, and the table takes about a
- * microsecond a word where a run of the embedder takes about 75. Other words (unknown, or split by the tokenizer:
- * "don't", "e-mail") go to `embed`.
- */
-export function tableWordVectors(
-  table: WordTable,
-  embed: (words: string[]) => Promise<ArrayLike<number>[]>,
-): (words: string[]) => Promise<ArrayLike<number>[]> {
-  return async (words) => {
-    const own = words.map((w) => (/^\p{Ll}+$/u.test(w) ? table.unit(table.row(w)) : null));
-    const rest = words.filter((_, i) => !own[i]);
-    const embedded = rest.length ? await embed(rest) : [];
-    let k = 0;
-    return own.map((v) => v ?? embedded[k++]!);
-  };
-}
