@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { fromRoot } from '../../src/infra/paths.js';
 import { gruTokenizerJson } from '../../scripts/lib/text/gru-classifier.js';
 import { tempDir } from '../helpers/app.js';
-import { loadWordTable } from '../../src/text/rag/ask/word-vectors.js';
+import { loadWordTable, tableVectors } from '../../src/text/rag/ask/word-vectors.js';
 import { WordVectorCache } from '../../src/text/rag/ask/support.js';
 import { DEFAULT_TEXT_MODELS, type TextClassifier, type TextEmbedder, loadClassifier, loadEmbedder } from '../../src/text/models.js';
 
@@ -64,7 +64,7 @@ describe('shipped compact text models, loaded through transformers.js from their
       return words.map((_, i) => (out.data as Float32Array).slice(i * dim, (i + 1) * dim));
     };
     const sent: string[][] = [];
-    const cache = new WordVectorCache(async (words) => (sent.push(words), embed(words)), 100, loadWordTable());
+    const cache = new WordVectorCache(async (words) => (sent.push(words), embed(words)), 100, async (w) => tableVectors(loadWordTable(), w));
     const words = ['network', 'channel', 'governor', 'e-mail', 'zzzqxj', 'implementation'];
     const fromTable = await cache.get(words);
     // Split by the tokenizer or unknown: computed by the embedder itself, and only those are kept.

@@ -12,7 +12,6 @@ import { ModelLoadError, hubSettings } from '../hub.js';
 import { DEFAULT_TEXT_MODELS, type QaReader, loadCrossEncoder, loadEmbedder, loadQaReader } from '../models.js';
 import { formatDate } from './ask/document-question.js';
 import { AskPipeline } from './ask/pipeline.js';
-import { loadWordTable } from './ask/word-vectors.js';
 import { DEFAULT_ABBREVIATIONS } from './ask/rewrite.js';
 import { loadSupportGate } from './ask/support-gate.js';
 import { ANSWERABILITY_FILE, loadAnswerability } from './ask/answerability.js';
@@ -160,8 +159,8 @@ function askPipelineLoader(app: FastifyInstance, service: Lazy<RagService>, hub:
     async () =>
       new AskPipeline(await service(), app.llm, {
         wordVectors: embedWords,
-        // The shipped embedder's table, read on this thread once the pipeline is made (about 10 MB).
-        wordTable: loadWordTable(),
+        // The shipped embedder's table, in the reader's worker (which holds it for the reader): about 13 MB here otherwise.
+        wordTable: (words) => app.workers.run(readerTask, 'tableVectors', words),
         minSemantic: c.RAG_MIN_SEMANTIC,
         minBm25: c.RAG_MIN_BM25,
         groundingThreshold: c.RAG_GROUNDING_THRESHOLD,

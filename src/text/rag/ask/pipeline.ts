@@ -31,7 +31,7 @@ import type { AskStep, LearnedParts } from './steps/step.js';
 import { SupportStep } from './steps/support.js';
 import type { SupportGate } from './support-gate.js';
 import { DEFAULT_SUPPORT, type SupportSettings, WordVectorCache, type WordVectors } from './support.js';
-import type { WordTable } from './word-vectors.js';
+import type { TableVectors } from './word-vectors.js';
 
 export type { StepListener } from './context.js';
 export type { ShownType } from './read-passages.js';
@@ -57,8 +57,8 @@ export interface AskSettings {
   lexicon?: Lexicon;
   /** Single-word vectors for the support check's close equivalents; without, only same-stem words count. */
   wordVectors?: WordVectors;
-  /** The shipped embedder's word table, which answers for the words it holds as one entry (support.ts). */
-  wordTable?: WordTable;
+  /** Vectors from the shipped embedder's word table, for the words it holds as one entry (support.ts). */
+  wordTable?: (words: string[]) => Promise<TableVectors>;
   /** READER_MODEL: a question-answering model for the span step of extractive answers (else the learned span ranker). */
   reader?: (() => Promise<QaReader>) | null;
   /** Runs the learned reader in a worker thread (reader-task.ts); without, or while the pool is full, it runs inline. */

@@ -6,6 +6,7 @@ import { splitSentences } from '../../sentences.js';
 import { termsOf } from './extractive.js';
 import { sentenceStems } from './lexical.js';
 import { rememberRows } from './sentence-features.js';
+import { type TableVectors, tableVectors as vectorsOf, loadWordTable } from './word-vectors.js';
 import { type LearnedReader, type ReadResult, type SentenceCandidate, analyseQuestion, loadLearnedReader } from './reader.js';
 
 /** What crosses to the worker: plain data (sets as arrays), and the rarity of the question's own stems. */
@@ -40,5 +41,8 @@ export function readAhead({ texts, max }: { texts: string[]; max: number }): num
   }
   return n;
 }
+
+/** Unit vectors of the words the shipped embedder's table holds as one entry (word-vectors.ts), read here where the table is. */
+export const tableVectors = (words: string[]): TableVectors => vectorsOf(loadWordTable(), words);
 
 export { questionNlp as tag } from './question-nlp.js';

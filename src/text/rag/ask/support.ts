@@ -18,7 +18,7 @@ import { titleWords } from '../../search/bm25.js';
 import type { Lexicon } from './lexicon.js';
 import type { QuestionNlp } from './question-nlp.js';
 import { type PassageWords, foundIn, passageWords, unionOf, vectorWords, withTitleInitials } from './support-passages.js';
-import type { WordTable } from './word-vectors.js';
+import type { TableVectors } from './word-vectors.js';
 import { questionTerms } from './support-terms.js';
 
 export { questionTerms, rarity } from './support-terms.js';
@@ -99,9 +99,10 @@ export type WordVectors = (words: string[]) => Promise<ArrayLike<number>[]>;
 
 /**
  * Keeps a bounded number of word vectors across questions (the words of a collection recur), least recently used out
- * first. With the shipped embedder's `table`, a word that is one entry of it is read from the table instead (a word
- * alone is its own row: the same unit vector, about a microsecond a word where a run of the embedder takes about 75)
- * and is not kept; the rest (unknown words, words the tokenizer splits: "don't", "e-mail") go to `vectors`.
+ * first. With `table` (the shipped embedder's word table, in the reader's worker), a word that is one entry of it is
+ * read from the table instead (a word alone is its own row: the same unit vector, about a microsecond a word where a
+ * run of the embedder takes about 75) and is not kept; the rest (unknown words, words the tokenizer splits: "don't",
+ * "e-mail") go to `vectors`.
  */
 export class WordVectorCache {
   // Float32 rows: a JavaScript array of doubles would take four times the memory of the vector itself.
@@ -109,20 +110,22 @@ export class WordVectorCache {
   constructor(
     private readonly vectors: WordVectors,
     limit = 20_000,
-    private readonly table?: WordTable,
+    private readonly table?: (words: string[]) => Promise<TableVectors>,
   ) {
     this.cache = new LRUCache({ max: limit });
   }
 
   async get(words: string[]): Promise<Map<string, Float32Array>> {
     const own = new Map<string, Float32Array>();
-    if (this.table) {
-      for (const w of words) {
-        const v = own.has(w) || !/^\p{Ll}+$/u.test(w) ? null : this.table.unit(this.table.row(w));
-        if (v) own.set(w, v);
-      }
+    const asked = [...new Set(words)];
+    // The table's vectors are the embedder's: when the worker cannot take the task (its queue is full), the embedder
+    // computes them all.
+    const fromTable = this.table && asked.length ? await this.table(asked).catch(() => null) : null;
+    if (fromTable) {
+      const { dim, found, vectors } = fromTable;
+      asked.forEach((w, i) => found[i] && own.set(w, vectors.subarray(i * dim, (i + 1) * dim)));
     }
-    const missing = [...new Set(words.filter((w) => !own.has(w) && !this.cache.has(w)))];
+    const missing = asked.filter((w) => !own.has(w) && !this.cache.has(w));
     // What this call fetched is answered from here too: a batch larger than the cache would push its own first words out.
     const fetched = new Map<string, Float32Array>();
     for (let i = 0; i < missing.length; i += 256) {

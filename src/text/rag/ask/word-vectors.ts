@@ -16,6 +16,7 @@ export interface WordTable {
   /** The row as a unit vector; null when it is -1 or all zero. */
   unit(row: number): Float32Array | null;
   readonly size: number;
+  readonly dim: number;
 }
 
 class Int8WordTable implements WordTable {
@@ -85,3 +86,26 @@ export function loadWordTable(dir = fromRoot(DEFAULT_TEXT_MODELS.embedder)): Wor
   return table;
 }
 
+
+/** Unit vectors of words, flat (`dim` numbers a word); `found[i]` is 0 where the table has no single entry for word i. */
+export interface TableVectors {
+  dim: number;
+  found: Uint8Array;
+  vectors: Float32Array;
+}
+
+/**
+ * The unit vectors of the words that are one entry of the table: a word alone is its own row, so these are the
+ * shipped embedder's vectors of those words (mean-pooled and normalised), without a run of the embedder.
+ */
+export function tableVectors(table: WordTable, words: string[]): TableVectors {
+  const dim = table.dim;
+  const out: TableVectors = { dim, found: new Uint8Array(words.length), vectors: new Float32Array(words.length * dim) };
+  words.forEach((w, i) => {
+    const v = /^\p{Ll}+$/u.test(w) ? table.unit(table.row(w)) : null;
+    if (!v) return;
+    out.found[i] = 1;
+    out.vectors.set(v, i * dim);
+  });
+  return out;
+}
