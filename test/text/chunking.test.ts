@@ -73,6 +73,17 @@ describe('chunking', () => {
       'A heading without a stop',
       'Next line.',
     ]);
+    // A plain-text list: each item a sentence of its own, not one run-on sentence with the line that announces it.
+    const list = 'It opens these ports:\n - 4369: EPMD, for lookups\n - 25672: the distribution port; a\n   shared secret\n* a bullet\n2) a step';
+    expect(splitSentences(list)).toEqual([
+      'It opens these ports:',
+      '- 4369: EPMD, for lookups',
+      '- 25672: the distribution port; a\n   shared secret',
+      '* a bullet',
+      '2) a step',
+    ]);
+    // A hyphen or a number inside a wrapped line starts nothing.
+    expect(splitSentences('The cost fell\n-5 points and rose 3.5\n2.5 times.')).toEqual(['The cost fell\n-5 points and rose 3.5\n2.5 times.']);
   });
 
   it('tokenises each character of a 200,000-character "word" a bounded number of times (linear time)', () => {
