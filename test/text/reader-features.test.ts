@@ -427,6 +427,22 @@ describe('the shipped reader', () => {
     expect(apart.answer).toBe(text[1]);
   });
 
+  it('answers a factoid whose span points ahead ("the following option") with what its sentence announces', () => {
+    const q = analyseQuestion('what option do i put in the client config so it checks host keys against DNS?', () => 1);
+    const text = [
+      'To enable the client to check host keys using DNS, you have to add the following option to the client config file:',
+      'CheckHostKeyDNS yes',
+      'Upon connection the client looks up the key.',
+    ];
+    const candidates = text.map((t, position) => ({ text: t, chunkRank: 0, chunkBm25: 1, position }));
+    const r = reader.read(q, candidates)!;
+    expect(r.answer).toBe('CheckHostKeyDNS yes');
+    expect(r.sentence).toBe(text.slice(0, 2).join(' '));
+    // Without a line announced by a colon, the span stays as the reader chose it.
+    const unannounced = reader.read(q, [{ ...candidates[0]!, text: text[0]!.replace(/:$/, '.') }, candidates[2]!])!;
+    expect(unannounced.answer).not.toBe('CheckHostKeyDNS yes');
+  });
+
   it('keeps the capitalised words before a name that the question holds: they belong to the name the span starts', () => {
     const stems = (question: string) => analyseQuestion(question, () => 1).stems;
     const q = stems('who is the license steward of the mozilla public license?');

@@ -122,6 +122,14 @@ export class LearnedReader {
     const best = this.models.consensus ? spans[consensus(spans, this.models.consensus)]! : spans.reduce((a, b) => (b.score > a.score ? b : a));
     // The span model's expected token F1 of the span.
     const spanScore = sigmoid(best.score);
+    // "add the following option to the configuration file:" over "VerifyHostKeyDNS yes": the span points at what its
+    // sentence announces, which is the answer.
+    const announced = POINTS_AHEAD.test(best.text) ? introduced(candidates, best.i) : [];
+    if (announced.length) {
+      const next = candidates[announced[0]!]!.text;
+      const sentence = `${candidates[best.i]!.text} ${next}`;
+      return { answerType: 'factoid', answer: next, sentence, candidate: best.i, sentenceProbability: p[best.i]!, spanScore, support: p[best.i]! * spanScore };
+    }
     return {
       answerType: 'factoid',
       answer: wholeName(candidates[best.i]!.text, best.text, q.stems),
@@ -188,6 +196,9 @@ export function wholeName(sentence: string, span: string, questionStems: Readonl
   }
   return added.length ? `${added.join(' ')} ${span}` : span;
 }
+
+/** A span that refers to what comes next ("the following option", "as follows", "below") rather than naming it. */
+const POINTS_AHEAD = /\b(?:following|follows|below)\b/i;
 
 /**
  * The sentence right after one that ends with a colon and so announces it ("Then subscribe to a topic:" over the
