@@ -427,6 +427,19 @@ describe('the shipped reader', () => {
     expect(apart.answer).toBe(text[1]);
   });
 
+  it('adds to the answer of a "why" question the next sentence when it points back to it with the cause', () => {
+    const q = analyseQuestion('why is the custom allocator used by default when building on linux?', () => 1);
+    const text = [
+      'The server is linked against the system allocator by default, with the custom allocator being the default on Linux.',
+      'This default was picked because the custom allocator has fewer fragmentation problems.',
+    ];
+    const candidates = text.map((t, position) => ({ text: t, chunkRank: 0, chunkBm25: 1, position }));
+    expect(reader.read(q, candidates)!.answer).toBe(text.join(' '));
+    // A sentence that gives the cause itself stands alone, and so does one whose next sentence does not point back.
+    const plain = [text[0]!, 'Fragmentation is lower because the custom allocator pools pages.'];
+    expect(reader.read(q, plain.map((t, position) => ({ text: t, chunkRank: 0, chunkBm25: 1, position })))!.answer).toBe(plain[0]);
+  });
+
   it('answers a factoid whose span points ahead ("the following option") with what its sentence announces', () => {
     const q = analyseQuestion('what option do i put in the client config so it checks host keys against DNS?', () => 1);
     const text = [

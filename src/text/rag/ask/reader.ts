@@ -96,8 +96,9 @@ export class LearnedReader {
           ? [top, second].sort((a, b) => candidates[a]!.position - candidates[b]!.position)
           : [top];
       const last = pair[pair.length - 1]!;
-      const after = listed(q, candidates, last);
-      const text = [...leadBefore(candidates, pair[0]!), ...pair, ...(after.length ? after : introduced(candidates, last))]
+      const listedAfter = listed(q, candidates, last);
+      const after = listedAfter.length ? listedAfter : introduced(candidates, last);
+      const text = [...leadBefore(candidates, pair[0]!), ...pair, ...(after.length ? after : reasonAfter(q, candidates, pair))]
         .map((i) => candidates[i]!.text)
         .join(' ');
       return { answerType: 'open', answer: text, sentence: text, candidate: pair[0]!, sentenceProbability: p[top]!, spanScore: null, support: p[top]! };
@@ -169,6 +170,23 @@ function leadBefore(candidates: SentenceCandidate[], first: number): number[] {
   const before = neighbour(candidates, c, -1);
   if (before < 0) return [];
   return REPLY.test(candidates[before]!.text.trim()) || POINTS_BACK.test(c.text.trim()) ? [before] : [];
+}
+
+/** Words that give a cause or a purpose. */
+const CAUSAL = /\b(?:because|since|due to|owing to|so that|in order to|as a result|reasons?)\b/i;
+/** A sentence that opens by pointing back to the one before it ("This default was picked because ..."). */
+const ANAPHOR = /^(?:this|that|these|those|it|such)\b/i;
+
+/**
+ * For a "why" question answered by a sentence that gives no cause ("jemalloc is the default on Linux."): the next
+ * sentence of its chunk when it points back to it and gives one ("This default was picked because ...").
+ */
+function reasonAfter(q: QuestionInfo, candidates: SentenceCandidate[], pair: number[]): number[] {
+  if (q.wh !== 'why' || pair.some((i) => CAUSAL.test(candidates[i]!.text))) return [];
+  const next = neighbour(candidates, candidates[pair[pair.length - 1]!]!, 1);
+  if (next < 0) return [];
+  const text = candidates[next]!.text.trim();
+  return ANAPHOR.test(text) && CAUSAL.test(text) ? [next] : [];
 }
 
 /** A capitalised word, possibly with inner hyphens, digits or apostrophes ("Mozilla", "Rolls-Royce", "O'Neil"). */
