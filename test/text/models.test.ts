@@ -64,7 +64,11 @@ describe('shipped compact text models, loaded through transformers.js from their
       return words.map((_, i) => (out.data as Float32Array).slice(i * dim, (i + 1) * dim));
     };
     const sent: string[][] = [];
-    const cache = new WordVectorCache(async (words) => (sent.push(words), embed(words)), 100, async (w) => tableVectors(loadWordTable(), w));
+    const cache = new WordVectorCache(
+      async (words) => (sent.push(words), embed(words)),
+      100,
+      async (w) => tableVectors(loadWordTable(), w),
+    );
     const words = ['network', 'channel', 'governor', 'e-mail', 'zzzqxj', 'implementation'];
     const fromTable = await cache.get(words);
     // Split by the tokenizer or unknown: computed by the embedder itself, and only those are kept.

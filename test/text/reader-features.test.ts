@@ -437,7 +437,12 @@ describe('the shipped reader', () => {
     expect(reader.read(q, candidates)!.answer).toBe(text.join(' '));
     // A sentence that gives the cause itself stands alone, and so does one whose next sentence does not point back.
     const plain = [text[0]!, 'Fragmentation is lower because the custom allocator pools pages.'];
-    expect(reader.read(q, plain.map((t, position) => ({ text: t, chunkRank: 0, chunkBm25: 1, position })))!.answer).toBe(plain[0]);
+    expect(
+      reader.read(
+        q,
+        plain.map((t, position) => ({ text: t, chunkRank: 0, chunkBm25: 1, position })),
+      )!.answer,
+    ).toBe(plain[0]);
   });
 
   it('answers a factoid whose span points ahead ("the following option") with what its sentence announces', () => {

@@ -68,7 +68,12 @@ export class LearnedReader {
 
   /** The sentence model's raw score of each candidate (its features assembled by the model's own names). */
   private sentenceScores(features: SentenceFeatures[]): number[] {
-    return [...predictCompactMany(this.models.sentence, features.map((f) => featureVector(f, this.sentenceNames)))];
+    return [
+      ...predictCompactMany(
+        this.models.sentence,
+        features.map((f) => featureVector(f, this.sentenceNames)),
+      ),
+    ];
   }
 
   /** Probability, for each candidate, that it contains the answer; 0 for a sentence that asks a question. */

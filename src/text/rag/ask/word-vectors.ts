@@ -86,7 +86,6 @@ export function loadWordTable(dir = fromRoot(DEFAULT_TEXT_MODELS.embedder)): Wor
   return table;
 }
 
-
 /** Unit vectors of words, flat (`dim` numbers a word); `found[i]` is 0 where the table has no single entry for word i. */
 export interface TableVectors {
   dim: number;
