@@ -262,6 +262,8 @@ describe('alignment of the question with a sentence (hand-made)', () => {
 
 describe('the shipped reader', () => {
   const reader = loadLearnedReader();
+  /** Candidate sentences of one chunk, in order. */
+  const oneChunk = (texts: string[]) => texts.map((text, position) => ({ text, chunkRank: 0, chunkBm25: 1, position }));
 
   it('scores rows in its flat typed-array form exactly as the tree objects do', () => {
     const rand = rng(11);
@@ -330,17 +332,9 @@ describe('the shipped reader', () => {
   it("does not answer with a sentence that asks a question, as a FAQ's question line repeats the user's words", () => {
     const q = analyseQuestion('What does the prefix XIO mean?', () => 1);
     const sentences = ['Q: What does the prefix XIO mean?', 'A: XIO stands for extended input/output, a library of address types.'];
-    const r = reader.read(
-      q,
-      sentences.map((text, position) => ({ text, chunkRank: 0, chunkBm25: 1, position })),
-    )!;
+    const r = reader.read(q, oneChunk(sentences))!;
     expect(r.sentence).toBe(sentences[1]);
-    expect(
-      reader.rankSentences(
-        q,
-        sentences.map((text, position) => ({ text, chunkRank: 0, chunkBm25: 1, position })),
-      )[0],
-    ).toBe(0);
+    expect(reader.rankSentences(q, oneChunk(sentences))[0]).toBe(0);
     expect(asksQuestion('"Where are you going?"')).toBe(true);
     expect(asksQuestion('"Where are you going?" he asked.')).toBe(false);
     // A FAQ's question line asks, with or without its question mark; its answer line does not.
@@ -353,10 +347,7 @@ describe('the shipped reader', () => {
   it('answers an open question with whole sentences', () => {
     const q = analyseQuestion('Why did the farmers leave Kansas?', () => 1);
     const sentences = ['The drought ruined the wheat in Kansas.', 'Many farmers left Kansas because the rain never came.', 'Corn prices rose in Ohio.'];
-    const r = reader.read(
-      q,
-      sentences.map((text, position) => ({ text, chunkRank: 0, chunkBm25: 1, position })),
-    )!;
+    const r = reader.read(q, oneChunk(sentences))!;
     expect(r.answerType).toBe('open');
     for (const part of r.answer.split(/(?<=\.) /)) expect(sentences).toContain(part);
   });
@@ -365,21 +356,13 @@ describe('the shipped reader', () => {
     const q = analyseQuestion('Is the library safe to use from several threads?', () => 1);
     for (const reply of ['Yes.', 'No, not yet.']) {
       const faq = [reply, 'The library is safe to use from several threads when each thread has its own stream.'];
-      const r = reader.read(
-        q,
-        faq.map((text, position) => ({ text, chunkRank: 0, chunkBm25: 1, position })),
-      )!;
+      const r = reader.read(q, oneChunk(faq))!;
       expect(r.answerType).toBe('open');
       expect(r.answer).toBe(faq.join(' '));
     }
     // A sentence before it that is not a reply stays out, and so does a reply in another chunk.
     const other = ['Threads came late to the project.', 'The library is safe to use from several threads when each thread has its own stream.'];
-    expect(
-      reader.read(
-        q,
-        other.map((text, position) => ({ text, chunkRank: 0, chunkBm25: 1, position })),
-      )!.answer,
-    ).toBe(other[1]);
+    expect(reader.read(q, oneChunk(other))!.answer).toBe(other[1]);
     const apart = reader.read(q, [
       { text: 'Yes.', chunkRank: 1, chunkBm25: 1, position: 0 },
       { text: other[1]!, chunkRank: 0, chunkBm25: 1, position: 1 },
@@ -391,20 +374,12 @@ describe('the shipped reader', () => {
     const q = analyseQuestion('why is static linking to the library not recommended?', () => 1);
     for (const opening of ['As a result, we', 'That is why we', 'Therefore we']) {
       const text = ['Files of the library move between versions.', `${opening} do not recommend static linking to the library.`];
-      const r = reader.read(
-        q,
-        text.map((t, position) => ({ text: t, chunkRank: 0, chunkBm25: 1, position })),
-      )!;
+      const r = reader.read(q, oneChunk(text))!;
       expect(r.answer).toBe(text.join(' '));
     }
     // Without such an opening the sentence stands alone.
     const plain = ['Files of the library move between versions.', 'We do not recommend static linking to the library.'];
-    expect(
-      reader.read(
-        q,
-        plain.map((t, position) => ({ text: t, chunkRank: 0, chunkBm25: 1, position })),
-      )!.answer,
-    ).toBe(plain[1]);
+    expect(reader.read(q, oneChunk(plain))!.answer).toBe(plain[1]);
   });
 
   it('keeps the sentence that an answer ending with a colon announces (a command under "Then subscribe to a topic:")', () => {
@@ -414,10 +389,7 @@ describe('the shipped reader', () => {
       'Then use the client to subscribe to a topic with the broker:',
       "broker_sub -t 'test/topic' -v",
     ];
-    const r = reader.read(
-      q,
-      text.map((t, position) => ({ text: t, chunkRank: 0, chunkBm25: 1, position })),
-    )!;
+    const r = reader.read(q, oneChunk(text))!;
     expect(r.answer).toBe(text.slice(1).join(' '));
     // In another chunk, what follows is not what the colon announces.
     const apart = reader.read(q, [
@@ -433,16 +405,11 @@ describe('the shipped reader', () => {
       'The server is linked against the system allocator by default, with the custom allocator being the default on Linux.',
       'This default was picked because the custom allocator has fewer fragmentation problems.',
     ];
-    const candidates = text.map((t, position) => ({ text: t, chunkRank: 0, chunkBm25: 1, position }));
+    const candidates = oneChunk(text);
     expect(reader.read(q, candidates)!.answer).toBe(text.join(' '));
     // A sentence that gives the cause itself stands alone, and so does one whose next sentence does not point back.
     const plain = [text[0]!, 'Fragmentation is lower because the custom allocator pools pages.'];
-    expect(
-      reader.read(
-        q,
-        plain.map((t, position) => ({ text: t, chunkRank: 0, chunkBm25: 1, position })),
-      )!.answer,
-    ).toBe(plain[0]);
+    expect(reader.read(q, oneChunk(plain))!.answer).toBe(plain[0]);
   });
 
   it('answers a factoid whose span points ahead ("the following option") with what its sentence announces', () => {
@@ -452,7 +419,7 @@ describe('the shipped reader', () => {
       'CheckHostKeyDNS yes',
       'Upon connection the client looks up the key.',
     ];
-    const candidates = text.map((t, position) => ({ text: t, chunkRank: 0, chunkBm25: 1, position }));
+    const candidates = oneChunk(text);
     const r = reader.read(q, candidates)!;
     expect(r.answer).toBe('CheckHostKeyDNS yes');
     expect(r.sentence).toBe(text.slice(0, 2).join(' '));
@@ -482,10 +449,7 @@ describe('the shipped reader', () => {
       'Mozilla Foundation is the license steward.',
       'No one other than the license steward may publish new versions of this License.',
     ];
-    const r = reader.read(
-      q,
-      text.map((t, position) => ({ text: t, chunkRank: 0, chunkBm25: 1, position })),
-    )!;
+    const r = reader.read(q, oneChunk(text))!;
     expect(r.answer).toBe('Mozilla Foundation');
   });
 
@@ -499,10 +463,7 @@ describe('the shipped reader', () => {
       'Third, the courts judge by those laws.',
       'The fourth estate is the press.',
     ];
-    const r = reader.read(
-      q,
-      text.map((t, position) => ({ text: t, chunkRank: 0, chunkBm25: 1, position })),
-    )!;
+    const r = reader.read(q, oneChunk(text))!;
     expect(r.answerType).toBe('open');
     expect(r.answer).toBe(text.slice(1, 5).join(' '));
   });

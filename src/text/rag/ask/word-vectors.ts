@@ -13,8 +13,8 @@ export interface WordTable {
   row(word: string): number;
   /** Cosine similarity of two rows (0 when either is -1 or all zero). */
   similarity(a: number, b: number): number;
-  /** The row as a unit vector; null when it is -1 or all zero. */
-  unit(row: number): Float32Array | null;
+  /** Writes the row as a unit vector into `out` from `at`; false (nothing written) when it is -1 or all zero. */
+  unitInto(row: number, out: Float32Array, at: number): boolean;
   readonly size: number;
   readonly dim: number;
 }
@@ -44,12 +44,11 @@ class Int8WordTable implements WordTable {
     return this.ids.get(word) ?? -1;
   }
 
-  unit(row: number): Float32Array | null {
+  unitInto(row: number, out: Float32Array, at: number): boolean {
     const norm = row < 0 ? 0 : this.norms[row]!;
-    if (!norm) return null;
-    const v = new Float32Array(this.dim);
-    for (let d = 0; d < this.dim; d++) v[d] = this.q[row * this.dim + d]! / norm;
-    return v;
+    if (!norm) return false;
+    for (let d = 0; d < this.dim; d++) out[at + d] = this.q[row * this.dim + d]! / norm;
+    return true;
   }
 
   similarity(a: number, b: number): number {
@@ -101,10 +100,7 @@ export function tableVectors(table: WordTable, words: string[]): TableVectors {
   const dim = table.dim;
   const out: TableVectors = { dim, found: new Uint8Array(words.length), vectors: new Float32Array(words.length * dim) };
   words.forEach((w, i) => {
-    const v = /^\p{Ll}+$/u.test(w) ? table.unit(table.row(w)) : null;
-    if (!v) return;
-    out.found[i] = 1;
-    out.vectors.set(v, i * dim);
+    if (/^\p{Ll}+$/u.test(w) && table.unitInto(table.row(w), out.vectors, i * dim)) out.found[i] = 1;
   });
   return out;
 }
