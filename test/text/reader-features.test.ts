@@ -442,6 +442,18 @@ describe('the shipped reader', () => {
     expect(wholeName('It flows north, River. Tyne is its name.', 'Tyne', river)).toBe('Tyne');
   });
 
+  it('takes the rest of a name that the span cuts short on the right', () => {
+    const q = analyseQuestion('Who wrote GNU bc?', () => 1).stems;
+    expect(wholeName('GNU bc was written by Philip A. Nelson.', 'Philip', q)).toBe('Philip A. Nelson');
+    expect(wholeName('It was written by Philip A. Nelson and others.', 'written by Philip', q)).toBe('written by Philip A. Nelson');
+    // Not across punctuation, not past three words, never ending with an initial, and only after a capitalised word.
+    expect(wholeName('It was written by Philip, Anna and Bo.', 'Philip', q)).toBe('Philip');
+    expect(wholeName('It was written by Philip A. in 1991.', 'Philip', q)).toBe('Philip');
+    expect(wholeName('Written by Ann Bea Cid Dee Eve today.', 'Ann', q)).toBe('Ann Bea Cid Dee');
+    expect(wholeName('It was written by many people over years.', 'many people', q)).toBe('many people');
+    expect(wholeName('It was written by the Free Software Foundation.', 'the Free', q)).toBe('the Free Software Foundation');
+  });
+
   it('answers with the whole name when the span ranker leaves out the part the question names', () => {
     const q = analyseQuestion('who is the license steward of the mozilla public license?', () => 1);
     const text = [
