@@ -428,6 +428,24 @@ describe('the shipped reader', () => {
     expect(unannounced.answer).not.toBe('CheckHostKeyDNS yes');
   });
 
+  it("gives a factoid's sentence that ends with a colon together with what it announces", () => {
+    const q = analyseQuestion('what command line does the daemon run the hook script with for pending work?', () => 1);
+    const text = [
+      'The daemon keeps a queue of pending work.',
+      'To process pending work, the daemon will run the hook script as:',
+      'hook process "<name> <name> ..."',
+    ];
+    const r = reader.read(q, oneChunk(text))!;
+    expect(r.answerType).toBe('factoid');
+    expect(r.sentence).toBe(text.slice(1).join(' '));
+    // In another chunk, what follows is not what the colon announces.
+    const apart = reader.read(q, [
+      { text: text[1]!, chunkRank: 0, chunkBm25: 1, position: 1 },
+      { text: text[2]!, chunkRank: 1, chunkBm25: 1, position: 2 },
+    ])!;
+    expect(apart.sentence).toBe(text[1]);
+  });
+
   it('keeps the capitalised words before a name that the question holds: they belong to the name the span starts', () => {
     const stems = (question: string) => analyseQuestion(question, () => 1).stems;
     const q = stems('who is the license steward of the mozilla public license?');

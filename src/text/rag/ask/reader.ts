@@ -122,7 +122,7 @@ export class LearnedReader {
     });
     predictCompactMany(this.models.span, rows).forEach((score, k) => (spans[k]!.score = score));
     if (!spans.length) {
-      const text = candidates[top]!.text;
+      const text = withAnnounced(candidates, top);
       return { answerType: 'factoid', answer: text, sentence: text, candidate: top, sentenceProbability: p[top]!, spanScore: null, support: p[top]! * 0.1 };
     }
     const best = this.models.consensus ? spans[consensus(spans, this.models.consensus)]! : spans.reduce((a, b) => (b.score > a.score ? b : a));
@@ -139,7 +139,7 @@ export class LearnedReader {
     return {
       answerType: 'factoid',
       answer: wholeName(candidates[best.i]!.text, best.text, q.stems),
-      sentence: candidates[best.i]!.text,
+      sentence: withAnnounced(candidates, best.i),
       candidate: best.i,
       sentenceProbability: p[best.i]!,
       spanScore,
@@ -251,6 +251,15 @@ function nameAfter(rest: string, span: string): string {
 
 /** A span that refers to what comes next ("the following option", "as follows", "below") rather than naming it. */
 const POINTS_AHEAD = /\b(?:following|follows|below)\b/i;
+
+/**
+ * A sentence with the one it announces, when it ends with a colon ("dpkg will run the postinst script as:" over the
+ * command): shown as the answer when the span is doubtful, it would otherwise stop at the colon.
+ */
+function withAnnounced(candidates: SentenceCandidate[], i: number): string {
+  const next = introduced(candidates, i);
+  return next.length ? `${candidates[i]!.text} ${candidates[next[0]!]!.text}` : candidates[i]!.text;
+}
 
 /**
  * The sentence right after one that ends with a colon and so announces it ("Then subscribe to a topic:" over the
