@@ -399,6 +399,15 @@ describe('the shipped reader', () => {
     expect(apart.answer).toBe(text[1]);
   });
 
+  it('keeps the line after a sentence that breaks off after a preposition (an address under "Send bug reports to")', () => {
+    const q = analyseQuestion('where should I send bug reports for the tool?', () => 1);
+    const text = ['The tool reads its settings at start.', 'Send bug reports, comments, questions, etc. to', 'Jane Q. Maintainer <jane@example.org>'];
+    expect(reader.read(q, oneChunk(text))!.sentence).toBe(text.slice(1).join(' '));
+    // A sentence that ends with a full stop announces nothing.
+    const closed = [text[0]!, 'Bug reports are welcome in the tracker.', 'The tool is written in C.'];
+    expect(reader.read(q, oneChunk(closed))!.sentence).toBe(closed[1]);
+  });
+
   it('adds to the answer of a "why" question the next sentence when it points back to it with the cause', () => {
     const q = analyseQuestion('why is the custom allocator used by default when building on linux?', () => 1);
     const text = [

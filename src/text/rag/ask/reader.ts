@@ -262,11 +262,17 @@ function withAnnounced(candidates: SentenceCandidate[], i: number): string {
 }
 
 /**
- * The sentence right after one that ends with a colon and so announces it ("Then subscribe to a topic:" over the
- * command, "The options are:" over the first of them), in the same chunk: without it the answer stops at the colon.
+ * A sentence that announces the next one: it ends with a colon, or breaks off after a preposition with no full stop
+ * ("Send bug reports, comments, questions, etc. to" over an address on a line of its own).
+ */
+const ANNOUNCES = /(?::|\s(?:to|at|from|via|by|with|for|in|into))\s*$/i;
+
+/**
+ * The sentence right after one that announces it ("Then subscribe to a topic:" over the command, "The options are:"
+ * over the first of them), in the same chunk: without it the answer stops at the colon.
  */
 function introduced(candidates: SentenceCandidate[], last: number): number[] {
-  if (!/:\s*$/.test(candidates[last]!.text)) return [];
+  if (!ANNOUNCES.test(candidates[last]!.text)) return [];
   const next = neighbour(candidates, candidates[last]!, 1);
   return next < 0 ? [] : [next];
 }
