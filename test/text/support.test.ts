@@ -74,6 +74,14 @@ describe("support check: the kept passages must contain the question's key conte
     expect((await check('What department did Lincoln organize after the act of May 16?', [agriculture])).missing).toEqual(['16']);
   });
 
+  it("takes a name in the passage's document heading as met, as one in its file name", async () => {
+    const options = passage('To report a bug, add the -save-temps option to the compile command.', 'gcc-README-Bugs.txt');
+    const q = 'For a Debian gcc bug report, which option do I add to the compile command?';
+    expect((await check(q, [options])).missing).toEqual(['Debian']);
+    const titled = { ...options, heading: 'Reporting Bugs in the GNU Compiler Collection for Debian' };
+    expect((await checkSupport(q, questionNlp(q), [titled], lexicon)).passed).toBe(true);
+  });
+
   it("refuses a passage that holds the question's person but none of its topic nouns", async () => {
     // "moon" is a common noun (in the vocabulary), so alone it is not required like a rare one; but the question is
     // about it, and the Kennedy passage never mentions it (nor any close word: no vectors here).

@@ -33,6 +33,8 @@ export interface CorpusVocab {
   titleHeld: Map<string, { all: number; own: number }>;
   /** How many documents there are. */
   sources: number;
+  /** Each document's heading (documentHeading), where it has one. */
+  headings: Map<string, string>;
 }
 
 export class CorpusVocabulary {
@@ -76,6 +78,11 @@ export class CorpusVocabulary {
     return named.size ? { sources: named, stems } : null;
   }
 
+  /** The document's heading: its first line when that is a title (documentHeading). */
+  heading(source: string): string | undefined {
+    return this.current().headings.get(source);
+  }
+
   /** A stem's rarity in the collection: a smoothed inverse document frequency (rare words say more about where the answer is). */
   rarity(): (stem: string) => number {
     const { stemDf, docs } = this.current();
@@ -88,9 +95,12 @@ function corpusVocab(chunks: ReturnType<RagService['chunks']>, generation: numbe
   const titleDocs = new Map<string, Set<string>>();
   const texts: string[] = [];
   const sources = new Set<string>();
+  const headings = new Map<string, string>();
   for (const c of chunks) {
     texts.push(c.text);
     sources.add(c.source);
+    const heading = c.chunk_index === 0 ? documentHeading(c.text) : null;
+    if (heading) headings.set(c.source, heading);
     for (const s of titleStems(c.source)) titleDocs.set(s, (titleDocs.get(s) ?? new Set()).add(c.source));
   }
   const stemDf = new Map<string, number>();
@@ -106,5 +116,28 @@ function corpusVocab(chunks: ReturnType<RagService['chunks']>, generation: numbe
       titleHeld.set(s, held);
     }
   }
-  return { generation, words: vocabulary(texts), stemDf, docs: texts.length, titleDocs, titleHeld, sources: sources.size };
+  return { generation, words: vocabulary(texts), stemDf, docs: texts.length, titleDocs, titleHeld, sources: sources.size, headings };
+}
+
+/** Most words a first line may have to be read as the document's title. */
+const HEADING_WORDS = 12;
+
+/**
+ * A document's title: its first line when that is a short line of words, without Markdown's marks or the full stop
+ * that reading adds to a heading ("GNU GENERAL PUBLIC LICENSE", "Reporting Bugs in the GNU Compiler Collection for
+ * Debian"); reading joins a Markdown heading to its first paragraph with a colon ("adduser in Debian: The adduser
+ * package includes..."), and the title is then what comes before it. Null when the document starts with prose, as
+ * most of an encyclopedia or a book do.
+ */
+export function documentHeading(text: string): string | null {
+  const first = text.split('\n').find((l) => /\p{L}/u.test(l));
+  if (!first) return null;
+  const line = first
+    .split(': ')[0]!
+    .replace(/\s+/g, ' ')
+    .replace(/^[\s#=*_>-]+|[\s#=*_-]+$/g, '')
+    .replace(/\.$/, '');
+  const words = line.split(' ').filter(Boolean);
+  if (!words.length || words.length > HEADING_WORDS || /[.?!:,;]( |$)|[<>[\]()]/.test(line)) return null;
+  return line;
 }

@@ -18,6 +18,8 @@ export interface QuestionSupportOptions {
   tag: (question: string) => Promise<QuestionNlp>;
   /** Names a passage need not hold: found nearly everywhere in the collection, or the speaker whose documents alone are searched. */
   notRequired: (name: string) => boolean;
+  /** A document's heading (its first line when that is a title): its words name every passage of it, as its file name's do. */
+  headingOf?: (source: string) => string | undefined;
 }
 
 /** Abbreviations the rewriting expanded (expansion -> abbreviation), which passages may use either way. */
@@ -34,7 +36,7 @@ export class QuestionSupport {
     return checkSupport(
       rewritten,
       await this.rewrittenTagged,
-      passages,
+      this.o.headingOf ? passages.map((p) => ({ ...p, heading: this.o.headingOf!(p.source) })) : passages,
       this.o.lexicon,
       settings,
       this.o.wordVectors,

@@ -278,7 +278,7 @@ export async function checkSupport(
   question: string,
   tagged: Pick<QuestionNlp, 'entities' | 'nouns'>,
   /** With `parts`, a passage's words are those of its parts (each read once and remembered: windows share sentences). */
-  passages: { text: string; source: string; parts?: string[] }[],
+  passages: { text: string; source: string; parts?: string[]; heading?: string }[],
   lexicon: Lexicon,
   settings: SupportSettings = DEFAULT_SUPPORT,
   vectors?: WordVectorCache,
@@ -294,7 +294,8 @@ export async function checkSupport(
   if (!passages.length) return noPassages(asked);
   const each = passages.map((p) => (p.parts ? unionOf(p.parts, lexicon) : passageWords(p.text)));
   const titles = passages.map((p) => {
-    const title = titleWords(p.source);
+    // The file name's words and the document's heading: a question that names the document by either is met there.
+    const title = p.heading ? `${titleWords(p.source)} ${p.heading}` : titleWords(p.source);
     return withTitleInitials(passageWords(title), title);
   });
   const found = each.map((p, i) =>

@@ -46,6 +46,7 @@ export class SupportStep implements AskStep {
       // ("Bill" is in none of the documents of William J. Clinton).
       // Nor need the words by which it names documents ("keyv" of keyv-readme.txt).
       notRequired: (name) => this.o.corpus.everywhere(name) || ctx.speakerNames.has(name.toLowerCase()) || namedBy(name, ctx.namedStems),
+      headingOf: (source) => this.o.corpus.heading(source),
     });
     ctx.supportCheck = check;
     if (ctx.kept.length) {
