@@ -195,6 +195,11 @@ describe('reader features, on hand-made sentences', () => {
     const doctrine = spanCandidates(termsOf('The Monroe Doctrine is a principle of American policy.'), what).map((s) => s.text);
     expect(doctrine).not.toContain('Monroe Doctrine is');
     expect(doctrine).toContain('principle of American policy');
+    // A function word that the tagger reads as a name for its capital letter (after a heading's colon) is no edge.
+    const which = analyseQuestion('Which file should I attach to a solver bug report?', () => 1);
+    const after = spanCandidates(termsOf('Using different state files: If a solver bug is reported, ask for the status file.'), which);
+    expect(after.map((s) => s.text).filter((t) => /^If\b/.test(t))).toEqual([]);
+    expect(after.map((s) => s.text)).toContain('status file');
     const sentence = sentenceFeatures(who, [
       { text: 'Horace Mann founded the first normal school in Massachusetts.', chunkRank: 0, chunkBm25: 1, position: 0 },
     ])[0]!;

@@ -13,20 +13,27 @@ const isPunct = (t: Term) => !/[\p{L}\p{N}]/u.test(t.text);
 const HARD_BREAK = /[;:()"[\]]/;
 
 /**
+ * A function word (one with no stem: "If", "The", "Him") that the tagger read as a name for its capital letter, as
+ * after a heading's colon ("Using different state files: If a dependency solver bug is reported..."): no answer starts
+ * or ends with it.
+ */
+const capitalisedFunctionWord = (t: Term) => !t.stem && t.tags.has('ProperNoun') && !t.tags.has('Value') && !t.tags.has('Acronym');
+
+/**
  * Candidate answer spans of a sentence: word runs of at most MAX_SPAN words that do not start or end with a
  * determiner, preposition, conjunction or punctuation, do not cross ; : ( ) or quotes, and are not only question words
  * and stop words.
  */
 export function spanCandidates(terms: Term[], q: QuestionInfo): SpanCandidate[] {
   const out: SpanCandidate[] = [];
-  const edge = (t: Term) => !isPunct(t) && !t.tags.has('Determiner') && !t.tags.has('Preposition') && !t.tags.has('Conjunction');
+  const edge = (t: Term) => !isPunct(t) && !t.tags.has('Determiner') && !t.tags.has('Preposition') && !t.tags.has('Conjunction') && !capitalisedFunctionWord(t);
   for (let from = 0; from < terms.length; from++) {
     if (!edge(terms[from]!)) continue;
     let onlyQuestion = true;
     for (let to = from + 1; to <= Math.min(terms.length, from + MAX_SPAN); to++) {
       const last = terms[to - 1]!;
       // Stop words ("is", "of") add nothing to the question's own words ("Monroe Doctrine is"), a number or a name does.
-      const adds = last.stem ? !q.stems.has(last.stem) : ['Value', 'ProperNoun', 'Acronym'].some((tag) => last.tags.has(tag));
+      const adds = last.stem ? !q.stems.has(last.stem) : ['Value', 'Acronym'].some((tag) => last.tags.has(tag));
       if (adds) onlyQuestion = false;
       if (edge(last) && !onlyQuestion) out.push({ from, to, text: render(terms, { from, to }) });
       if (HARD_BREAK.test(last.post) || HARD_BREAK.test(terms[to]?.pre ?? '')) break;
