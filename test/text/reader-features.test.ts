@@ -413,6 +413,14 @@ describe('the shipped reader', () => {
     expect(reader.read(q, oneChunk(closed))!.sentence).toBe(closed[1]);
   });
 
+  it('never answers with a lone word: a heading or a reply is not an answer by itself', () => {
+    const q = analyseQuestion('what are triggers used for?', () => 1);
+    const text = ['TRIGGERS.', 'Triggers can be activated by any program at any time.', 'Packages declare them in a control file.'];
+    const r = reader.read(q, oneChunk(text))!;
+    expect(r.answer).not.toMatch(/^TRIGGERS/);
+    expect(reader.rankSentences(q, oneChunk(text))[0]).toBe(0);
+  });
+
   it('adds to the answer of a "why" question the next sentence when it points back to it with the cause', () => {
     const q = analyseQuestion('why is the custom allocator used by default when building on linux?', () => 1);
     const text = [

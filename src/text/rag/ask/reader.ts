@@ -150,8 +150,15 @@ export class LearnedReader {
 
 export { asksQuestion } from './faq.js';
 
-/** The sentence model's probability of each candidate from its raw score; 0 for a sentence that asks a question. */
-const probabilities = (raw: number[], candidates: SentenceCandidate[]) => raw.map((x, i) => (asksQuestion(candidates[i]!.text) ? 0 : sigmoid(x)));
+/**
+ * A lone word with no digit ("TRIGGERS.", "Introduction.", "Yes."): a heading or a reply, which answers nothing by
+ * itself; the question's word in a heading would otherwise make it the best sentence.
+ */
+const loneWord = (text: string) => !/\d/.test(text) && (text.match(/[\p{L}\p{N}][\p{L}\p{N}'’_-]*/gu) ?? []).length <= 1;
+
+/** The sentence model's probability of each candidate from its raw score; 0 for a sentence that asks a question or is a lone word. */
+const probabilities = (raw: number[], candidates: SentenceCandidate[]) =>
+  raw.map((x, i) => (asksQuestion(candidates[i]!.text) || loneWord(candidates[i]!.text) ? 0 : sigmoid(x)));
 
 /** Sentences that go through a list one by one ("The first is...", "Second, ..."). */
 const LIST_ITEM = /^\W*(?:the )?(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|next|last|finally)(?:ly)?\b/i;
