@@ -75,12 +75,13 @@ type Ready = () => Promise<MoviesContext>;
 
 const errors = { 400: ErrorSchema, 401: ErrorSchema, 403: ErrorSchema, 503: ErrorSchema };
 
-/** A row id in a path: 1 to 2^31 - 1 (a PostgreSQL integer). */
+/** A row id in a path: 1 to 2^31 - 1 (a PostgreSQL integer); anything else is told in words, not as "NaN". */
+const ROW_ID_MESSAGE = 'must be a whole number from 1 to 2147483647';
 const RowId = z.coerce
-  .number()
-  .int()
-  .min(1)
-  .max(2 ** 31 - 1);
+  .number({ error: ROW_ID_MESSAGE })
+  .int({ error: ROW_ID_MESSAGE })
+  .min(1, { error: ROW_ID_MESSAGE })
+  .max(2 ** 31 - 1, { error: ROW_ID_MESSAGE });
 
 export async function moviesRoutes(app: FastifyInstance, opts: { context: Lazy<MoviesContext> }) {
   await guardOperatorRoutes(app, app.config, (status, message) => ({

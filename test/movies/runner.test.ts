@@ -147,6 +147,11 @@ describe('operator endpoints', () => {
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().details.errors[0]).toMatchObject({ loc: ['years'], type: 'unrecognized_keys' });
     expect((await app.inject({ url: '/api/collection/runs/9999' })).statusCode).toBe(404);
+    for (const id of ['..%2F..%2Fetc%2Fpasswd', 'abc', '0', '1.5']) {
+      const odd = await app.inject({ url: `/api/collection/runs/${id}` });
+      expect(odd.statusCode).toBe(400);
+      expect(odd.json().details.errors[0]).toMatchObject({ loc: ['params', 'run_id'], msg: 'must be a whole number from 1 to 2147483647' });
+    }
     expect((await app.inject({ method: 'POST', url: '/api/collection/movies/424242/unfreeze', payload: {} })).statusCode).toBe(404);
     const known = await app.inject({ method: 'POST', url: '/api/collection/movies/1/unfreeze', payload: {} });
     expect(known.json()).toEqual({ tmdb_id: 1, unfrozen: true });
