@@ -413,6 +413,13 @@ describe('the shipped reader', () => {
     expect(reader.read(q, oneChunk(closed))!.sentence).toBe(closed[1]);
   });
 
+  it("leaves out a FAQ's answer marker of each sentence it joins into an open answer", () => {
+    const q = analyseQuestion('how do I keep a background process from being stopped by the terminal?', () => 1);
+    const text = ['To keep a background process from being stopped by the terminal, clear its flag:', 'A: stty -tostop'];
+    const r = reader.read(q, oneChunk(text))!;
+    expect(r.answer).toBe(`${text[0]} stty -tostop`);
+  });
+
   it('never answers with a lone word: a heading or a reply is not an answer by itself', () => {
     const q = analyseQuestion('what are triggers used for?', () => 1);
     const text = ['TRIGGERS.', 'Triggers can be activated by any program at any time.', 'Packages declare them in a control file.'];
