@@ -269,6 +269,11 @@ describe('the shipped reader', () => {
   const reader = loadLearnedReader();
   /** Candidate sentences of one chunk, in order. */
   const oneChunk = (texts: string[]) => texts.map((text, position) => ({ text, chunkRank: 0, chunkBm25: 1, position }));
+  /** Two sentences that follow each other in the text but lie in different chunks. */
+  const twoChunks = (first: string, second: string) => [
+    { text: first, chunkRank: 0, chunkBm25: 1, position: 1 },
+    { text: second, chunkRank: 1, chunkBm25: 1, position: 2 },
+  ];
 
   it('scores rows in its flat typed-array form exactly as the tree objects do', () => {
     const rand = rng(11);
@@ -338,7 +343,8 @@ describe('the shipped reader', () => {
     const q = analyseQuestion('What does the prefix XIO mean?', () => 1);
     const sentences = ['Q: What does the prefix XIO mean?', 'A: XIO stands for extended input/output, a library of address types.'];
     const r = reader.read(q, oneChunk(sentences))!;
-    expect(r.sentence).toBe(sentences[1]);
+    // The answer line, without its marker.
+    expect(r.sentence).toBe(sentences[1]!.slice('A: '.length));
     expect(reader.rankSentences(q, oneChunk(sentences))[0]).toBe(0);
     expect(asksQuestion('"Where are you going?"')).toBe(true);
     expect(asksQuestion('"Where are you going?" he asked.')).toBe(false);
@@ -397,10 +403,7 @@ describe('the shipped reader', () => {
     const r = reader.read(q, oneChunk(text))!;
     expect(r.answer).toBe(text.slice(1).join(' '));
     // In another chunk, what follows is not what the colon announces.
-    const apart = reader.read(q, [
-      { text: text[1]!, chunkRank: 0, chunkBm25: 1, position: 1 },
-      { text: text[2]!, chunkRank: 1, chunkBm25: 1, position: 2 },
-    ])!;
+    const apart = reader.read(q, twoChunks(text[1]!, text[2]!))!;
     expect(apart.answer).toBe(text[1]);
   });
 
@@ -468,10 +471,7 @@ describe('the shipped reader', () => {
     expect(r.answerType).toBe('factoid');
     expect(r.sentence).toBe(text.slice(1).join(' '));
     // In another chunk, what follows is not what the colon announces.
-    const apart = reader.read(q, [
-      { text: text[1]!, chunkRank: 0, chunkBm25: 1, position: 1 },
-      { text: text[2]!, chunkRank: 1, chunkBm25: 1, position: 2 },
-    ])!;
+    const apart = reader.read(q, twoChunks(text[1]!, text[2]!))!;
     expect(apart.sentence).toBe(text[1]);
   });
 

@@ -261,8 +261,8 @@ function nameAfter(rest: string, span: string): string {
 const POINTS_AHEAD = /\b(?:following|follows|below)\b/i;
 
 /**
- * A sentence with the one it announces, when it ends with a colon ("dpkg will run the postinst script as:" over the
- * command): shown as the answer when the span is doubtful, it would otherwise stop at the colon.
+ * A sentence with the one it announces (ANNOUNCES: "dpkg will run the postinst script as:" over the command): shown as
+ * the answer when the span is doubtful, it would otherwise stop at the colon.
  */
 function withAnnounced(candidates: SentenceCandidate[], i: number): string {
   const next = introduced(candidates, i);
