@@ -2,8 +2,9 @@
 // A sentence ends at . ! ? or … (with any closing quotes or brackets) before whitespace, unless the period belongs to
 // a known abbreviation or an initial ("Mr.", "U.S.", "e.g.", "J."); at 。！？ always;
 // at a blank line; and before a line that starts a list item ("- 5672: AMQP", "* item", "2) step"), so that a plain-text
-// list is one sentence an item, not one run-on sentence with the line that announces it. Intl.Segmenter was measured as the alternative: Node's ICU build has no abbreviation
-// suppressions ("Mr." ends a sentence there) and took 23 ms on a 40 kB address where this takes under 1 ms.
+// list is one sentence an item, not one run-on sentence with the line that announces it. Intl.Segmenter was measured
+// as the alternative: Node's ICU build has no abbreviation suppressions ("Mr." ends a sentence there) and took 23 ms
+// on a 40 kB address where this takes under 1 ms.
 
 export interface SentenceSpan {
   text: string;

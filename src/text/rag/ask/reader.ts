@@ -133,9 +133,9 @@ export class LearnedReader {
     // sentence announces, which is the answer.
     const announced = POINTS_AHEAD.test(best.text) ? introduced(candidates, best.i) : [];
     if (announced.length) {
-      const next = candidates[announced[0]!]!.text;
-      const sentence = `${candidates[best.i]!.text} ${next}`;
-      return { answerType: 'factoid', answer: next, sentence, candidate: best.i, sentenceProbability: p[best.i]!, spanScore, support: p[best.i]! * spanScore };
+      const answer = candidates[announced[0]!]!.text;
+      const sentence = withAnnounced(candidates, best.i);
+      return { answerType: 'factoid', answer, sentence, candidate: best.i, sentenceProbability: p[best.i]!, spanScore, support: p[best.i]! * spanScore };
     }
     return {
       answerType: 'factoid',
