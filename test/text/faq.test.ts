@@ -64,6 +64,12 @@ describe('POST /rag/ask over a FAQ', () => {
   beforeAll(async () => {
     writeFileSync(join(docs, 'xy-faq.txt'), `${MARKED}\n\nQ: Can I recover a damaged file?\n\nA: Only the blocks before the damage can be recovered.\n`);
     writeFileSync(join(docs, 'manual.txt'), 'The tool compresses files with the XY format. Each file keeps its name and its date.');
+    writeFileSync(
+      join(docs, 'release-faq.txt'),
+      'Release FAQ\n===========\n\nQ. I upgraded to the testing branch and the banner now says "alpha/beta".\nShould it not say "testing"?\n\n' +
+        'A. Packages reach testing from the development branch, so one banner has to be valid for both.\n\n' +
+        'Q. How do I find out which branch I am running?\n\nA. Look at the sources list of the package manager.\n',
+    );
     app = await makeApp({ DOCS_DIR: docs, RAG_INDEX_ON_START: false });
     await app.inject({ method: 'POST', url: '/rag/index', payload: {} });
   });
@@ -77,5 +83,11 @@ describe('POST /rag/ask over a FAQ', () => {
     expect(body.answer_type).toBe('sentence');
     expect(body.answer_passage).toMatch(/^Q: What do the letters XY mean\? Nothing\./);
     expect(body.answer_source).toEqual({ source: 'xy-faq.txt', chunk_index: 0 });
+  });
+
+  it('reads a FAQ whose questions and answers are marked "Q." and "A.": the answer without its marker or the next question', async () => {
+    const body = (await app.inject({ method: 'POST', url: '/rag/ask', payload: { question: 'how do i find out which branch im running' } })).json();
+    expect(body.answer).toBe('Look at the sources list of the package manager.');
+    expect(body.answer_source).toEqual({ source: 'release-faq.txt', chunk_index: 0 });
   });
 });

@@ -173,6 +173,16 @@ describe('documents as a reader reads them', () => {
     expect(read).toContain('an implementation of every protocol version up to 1.3');
   });
 
+  it('reads a FAQ marked "Q." and "A." as one marked "Q:" and "A:", and leaves a line opened by an initial alone', () => {
+    const faq =
+      'Q. Why does the banner say two names?\nIs it wrong?\n\nA. No. Both names are valid.\n\nQ. How do I know which one I run?\n\nA. Read the sources list.';
+    expect(readableText(faq)).toBe(
+      'Q: Why does the banner say two names?\nIs it wrong?\n\nA: No. Both names are valid.\n\nQ: How do I know which one I run?\n\nA: Read the sources list.',
+    );
+    const names = 'The letter was signed by\nQ. Adams and by\nA. Smith, who wrote it.\n\nQ. Adams kept a copy.';
+    expect(readableText(names)).toBe(names);
+  });
+
   it('keeps plain text with one such sign (a footnote reference) as plain text', () => {
     const text = 'The tool was first released in 1993 [1].\n\n[1]: see the history file.';
     expect(looksLikeMarkdown(text)).toBe(false);

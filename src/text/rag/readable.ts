@@ -223,8 +223,24 @@ function plainTables(text: string): string {
   return out.join('\n');
 }
 
+/** A line opened by a FAQ's dotted marker ("Q. Why ...", "A. Yes."), which a name's initial could also open. */
+const DOTTED_QUESTION = /^([ \t]{0,3})Q\.[ \t]+(?=\S)/gm;
+const DOTTED_ANSWER = /^([ \t]{0,3})A\.[ \t]+(?=\S)/gm;
+
+/**
+ * A FAQ that marks its questions and answers "Q." and "A." at the start of their lines, marked "Q:" and "A:" as
+ * other FAQs mark them, so that its questions are read as questions and its answers without their marker. Only a
+ * document with at least two lines of each is read so: a line opened by an initial ("Q. Smith ...") is left alone.
+ */
+function colonFaqMarkers(text: string): string {
+  const count = (re: RegExp) => text.match(re)?.length ?? 0;
+  if (count(DOTTED_QUESTION) < 2 || count(DOTTED_ANSWER) < 2) return text;
+  return text.replace(DOTTED_QUESTION, '$1Q: ').replace(DOTTED_ANSWER, '$1A: ');
+}
+
 /** The document as plain paragraphs separated by blank lines (Markdown), or without its rule lines (anything else). */
-export function readableText(text: string): string {
+export function readableText(original: string): string {
+  const text = colonFaqMarkers(original.replace(/\r\n?/g, '\n'));
   if (!looksLikeMarkdown(text)) return withoutRules(plainTables(text));
-  return blocks(new Lexer({ gfm: true }).lex(text.replace(/\r\n?/g, '\n'))).join('\n\n');
+  return blocks(new Lexer({ gfm: true }).lex(text)).join('\n\n');
 }
