@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FaqSentence, faqAnswer } from '../../src/text/rag/ask/faq.js';
+import { type FaqSentence, faqAnswer, inFaqQuestions } from '../../src/text/rag/ask/faq.js';
 import { splitSentences } from '../../src/text/sentences.js';
 import { makeApp, tempDir } from '../helpers/app.js';
 
@@ -47,6 +47,19 @@ describe('questions a FAQ asks itself', () => {
   it('reads a FAQ question after the heading the document reading put before it', () => {
     const s = sentencesOf(`Tool FAQ: Q: What do the letters XY mean?\n\nA: Nothing at all.`);
     expect(texts(s, faqAnswer('what do the letters xy mean', s)!.answer)).toEqual(['A: Nothing at all.']);
+  });
+
+  it('counts every sentence of a FAQ question that runs up to its answer marker as asking, and no other', () => {
+    const s = sentencesOf(
+      'Q: When I join two addresses with "!!" the shell complains. Quoting the marks does not help.\n\nA: Turn history expansion off. It is on by default.',
+      'Q: Can I use a pipe? The manual says little.\n\nNothing more is known.',
+    );
+    expect(
+      texts(
+        s,
+        [...inFaqQuestions(s)].sort((a, b) => a - b),
+      ),
+    ).toEqual(['Q: When I join two addresses with "!!"', 'the shell complains.', 'Quoting the marks does not help.']);
   });
 
   it('leaves questions asked inside prose or dialogue, and FAQ questions about something else, to the reader', () => {

@@ -21,6 +21,38 @@ const BARE_NUMBER = /^\W{0,3}\(?\d+(?:\.\d+)*[.)]?$/;
  */
 export const asksQuestion = (sentence: string) => /\?[\s"'\u201d\u2019)\]]*$/u.test(sentence) || FAQ_QUESTION.test(sentence);
 
+/** A sentence's place among the retrieved chunks' sentences. */
+export interface PlacedSentence {
+  text: string;
+  chunkRank: number;
+  position: number;
+}
+
+/**
+ * The sentences of FAQ questions that run over several sentences: a "Q:" line and every sentence after it up to the
+ * "A:" marker that opens its answer in the same chunk ("Q: When I specify a dual address (... "!!") on the command
+ * line, I get some message ..."). They ask, as the question line does. A "Q:" line with no answer marker after it in
+ * its chunk marks only itself.
+ */
+export function inFaqQuestions(sentences: readonly PlacedSentence[]): Set<number> {
+  const out = new Set<number>();
+  const byChunk = new Map<number, number[]>();
+  sentences.forEach((s, i) => byChunk.set(s.chunkRank, [...(byChunk.get(s.chunkRank) ?? []), i]));
+  for (const indices of byChunk.values()) {
+    const ordered = indices.sort((a, b) => sentences[a]!.position - sentences[b]!.position);
+    let open: number[] | null = null;
+    for (const i of ordered) {
+      const text = sentences[i]!.text;
+      if (ANSWER_MARKER.test(text)) {
+        for (const j of open ?? []) out.add(j);
+        open = null;
+      } else if (FAQ_QUESTION.test(text) || HEADED_QUESTION.test(text)) open = [i];
+      else open?.push(i);
+    }
+  }
+  return out;
+}
+
 /** The share of the question's and the FAQ question's words (stemmed, without stop words) that they have in common. */
 export const MIN_FAQ_OVERLAP = 0.6;
 /** Sentences of a FAQ's answer shown at most, and words. */

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fromRoot } from '../../../infra/paths.js';
 import { type CompactEnsemble, compactEnsemble, ensembleFromOnnx, predictCompactMany, sigmoid } from '../../../infra/tree-ensemble.js';
 import { type AnswerType, numberedSet } from './answer-type.js';
-import { ANSWER_MARKER, asksQuestion } from './faq.js';
+import { ANSWER_MARKER, asksQuestion, inFaqQuestions } from './faq.js';
 import { wordStem } from './lexical.js';
 import { termsOf } from './extractive.js';
 import { checkFeatureNames, featureVector } from './features.js';
@@ -157,9 +157,14 @@ export { asksQuestion } from './faq.js';
  */
 const loneWord = (text: string) => !/\d/.test(text) && (text.match(/[\p{L}\p{N}][\p{L}\p{N}'’_-]*/gu) ?? []).length <= 1;
 
-/** The sentence model's probability of each candidate from its raw score; 0 for a sentence that asks a question or is a lone word. */
-const probabilities = (raw: number[], candidates: SentenceCandidate[]) =>
-  raw.map((x, i) => (asksQuestion(candidates[i]!.text) || loneWord(candidates[i]!.text) ? 0 : sigmoid(x)));
+/**
+ * The sentence model's probability of each candidate from its raw score; 0 for a sentence that asks a question (a FAQ
+ * question's sentences among them) or is a lone word.
+ */
+function probabilities(raw: number[], candidates: SentenceCandidate[]): number[] {
+  const asking = inFaqQuestions(candidates);
+  return raw.map((x, i) => (asking.has(i) || asksQuestion(candidates[i]!.text) || loneWord(candidates[i]!.text) ? 0 : sigmoid(x)));
+}
 
 /** Sentences that go through a list one by one ("The first is...", "Second, ..."). */
 const LIST_ITEM = /^\W*(?:the )?(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|next|last|finally)(?:ly)?\b/i;
