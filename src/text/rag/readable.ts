@@ -9,7 +9,8 @@
 //   tags go.
 // Plain text (a book, a licence, a transcript) is left as it is but for its tables and its rule lines ("=====",
 // "-----", "*****"), which carry no words: a rule under a one-line heading opens the prose that follows with the
-// heading, as in Markdown, and any other rule ends a paragraph. Only a document that looks like Markdown is parsed
+// heading, as in Markdown, and any other rule ends a paragraph. A FAQ's "Q." and "A." line markers read as "Q:" and
+// "A:", in plain text and Markdown alike. Only a document that looks like Markdown is parsed
 // (marked's lexer), because Markdown rules misread plain text (an indented line is code there).
 import { type Token, type Tokens, Lexer } from 'marked';
 
