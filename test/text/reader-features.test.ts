@@ -200,6 +200,10 @@ describe('reader features, on hand-made sentences', () => {
     const after = spanCandidates(termsOf('Using different state files: If a solver bug is reported, ask for the status file.'), which);
     expect(after.map((s) => s.text).filter((t) => /^If\b/.test(t))).toEqual([]);
     expect(after.map((s) => s.text)).toContain('status file');
+    // A file name whose first part is a question word ("build.sh" for "... to build it?") is still an answer.
+    const script = analyseQuestion('Which shell script can I use to build the program?', () => 1);
+    const named = spanCandidates(termsOf("You can use the shell script 'build.sh' instead."), script).map((s) => s.text);
+    expect(named).toContain('build.sh');
     const sentence = sentenceFeatures(who, [
       { text: 'Horace Mann founded the first normal school in Massachusetts.', chunkRank: 0, chunkBm25: 1, position: 0 },
     ])[0]!;

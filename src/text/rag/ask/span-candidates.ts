@@ -1,4 +1,5 @@
 // Candidate answer spans of a sentence for the span ranker (span-features.ts): word runs that could be an answer.
+import { bm25Tokens } from '../../search/bm25.js';
 import { type Span, type Term, render } from './extractive.js';
 import type { QuestionInfo } from './reader-question.js';
 
@@ -20,21 +21,31 @@ const HARD_BREAK = /[;:()"[\]]/;
 const capitalisedFunctionWord = (t: Term) => !t.stem && t.tags.has('ProperNoun') && !t.tags.has('Value') && !t.tags.has('Acronym');
 
 /**
+ * Whether a word adds to the question's own words. Stop words ("is", "of") add nothing ("Monroe Doctrine is"); a
+ * number or a name does; a word of several parts (a file name, a path: "build.sh", "/etc/wgetrc") adds when any of
+ * its parts is not the question's, so that "build.sh" answers "What script do I use to build it?".
+ */
+function addsToQuestion(t: Term, q: QuestionInfo): boolean {
+  if (!t.stem) return ['Value', 'Acronym'].some((tag) => t.tags.has(tag));
+  if (!q.stems.has(t.stem)) return true;
+  return /[\p{L}\p{N}][./_\\-][\p{L}\p{N}]/u.test(t.text) && bm25Tokens(t.text).some((s) => !q.stems.has(s));
+}
+
+/**
  * Candidate answer spans of a sentence: word runs of at most MAX_SPAN words that do not start or end with a
  * determiner, preposition, conjunction or punctuation, do not cross ; : ( ) or quotes, and are not only question words
  * and stop words.
  */
 export function spanCandidates(terms: Term[], q: QuestionInfo): SpanCandidate[] {
   const out: SpanCandidate[] = [];
+  const adds = terms.map((t) => addsToQuestion(t, q));
   const edge = (t: Term) => !isPunct(t) && !t.tags.has('Determiner') && !t.tags.has('Preposition') && !t.tags.has('Conjunction') && !capitalisedFunctionWord(t);
   for (let from = 0; from < terms.length; from++) {
     if (!edge(terms[from]!)) continue;
     let onlyQuestion = true;
     for (let to = from + 1; to <= Math.min(terms.length, from + MAX_SPAN); to++) {
       const last = terms[to - 1]!;
-      // Stop words ("is", "of") add nothing to the question's own words ("Monroe Doctrine is"), a number or a name does.
-      const adds = last.stem ? !q.stems.has(last.stem) : ['Value', 'Acronym'].some((tag) => last.tags.has(tag));
-      if (adds) onlyQuestion = false;
+      if (adds[to - 1]) onlyQuestion = false;
       if (edge(last) && !onlyQuestion) out.push({ from, to, text: render(terms, { from, to }) });
       if (HARD_BREAK.test(last.post) || HARD_BREAK.test(terms[to]?.pre ?? '')) break;
     }
