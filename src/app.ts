@@ -16,7 +16,7 @@ import swagger from './infra/swagger.js';
 import type { ContextOptions } from './movies/context.js';
 import type { CanvasModule } from './survival/plots/draw.js';
 import movies from './movies/plugin.js';
-import text, { type TextOptions } from './text/plugin.js';
+import text, { TEXT_API_PREFIXES, type TextOptions } from './text/plugin.js';
 import rag from './text/rag/plugin.js';
 import survival from './survival/plugin.js';
 import pages, { renderNotFound } from './web/pages.js';
@@ -90,7 +90,7 @@ export async function buildApp(opts: BuildOptions = {}) {
   });
 
   await app.register(requestLog, { logText: config.LOG_TEXT });
-  await app.register(errors, { renderNotFoundPage: renderNotFound });
+  await app.register(errors, { renderNotFoundPage: renderNotFound, detailPrefixes: TEXT_API_PREFIXES });
   await app.register(securityHeaders);
   await app.register(swagger);
   await app.register(httpExtras, { config });

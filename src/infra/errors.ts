@@ -156,6 +156,11 @@ declare module 'fastify' {
 export interface ErrorHandlerOptions {
   /** Renders the HTML 404 page for browsers; JSON is used when absent. */
   renderNotFoundPage?: (request: FastifyRequest, reply: FastifyReply) => unknown;
+  /**
+   * Path prefixes whose API answers its errors as `{detail}` (the text API's body): their 404 and 405 answer so too,
+   * with the same message, rather than in the `{error, message, details}` body of the rest.
+   */
+  detailPrefixes?: readonly string[];
 }
 
 async function errorsPlugin(app: FastifyInstance, opts: ErrorHandlerOptions) {
@@ -217,25 +222,20 @@ async function errorsPlugin(app: FastifyInstance, opts: ErrorHandlerOptions) {
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]!;
+    const detailBody = opts.detailPrefixes?.some((prefix) => path.startsWith(prefix)) ?? false;
     // The path exists with other methods ("GET /rag/ask"): 405 with the methods it takes.
     const allowed = METHODS.filter((method) => method !== request.method && app.hasRoute({ method, url: path }));
     if (allowed.length) {
-      return reply
-        .code(405)
-        .header('allow', allowed.join(', '))
-        .send({
-          error: 'MethodNotAllowed',
-          message: `${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}`,
-          details: { method: request.method, path, allowed },
-        });
+      const message = `${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}`;
+      reply.code(405).header('allow', allowed.join(', '));
+      if (detailBody) return reply.send({ detail: message });
+      return reply.send({ error: 'MethodNotAllowed', message, details: { method: request.method, path, allowed } });
     }
     reply.code(404);
+    const message = `No route for ${request.method} ${path}`;
+    if (detailBody) return reply.send({ detail: message });
     if (opts.renderNotFoundPage && wantsHtml(request)) return opts.renderNotFoundPage(request, reply);
-    return reply.send({
-      error: 'NotFound',
-      message: `No route for ${request.method} ${request.url.split('?')[0]}`,
-      details: { method: request.method, path: request.url.split('?')[0] },
-    });
+    return reply.send({ error: 'NotFound', message, details: { method: request.method, path } });
   });
 }
 

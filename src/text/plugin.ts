@@ -15,6 +15,9 @@ import { type LoadedModels, ModelLoader, SentimentService, defaultLoader } from 
  */
 export const SENTIMENT_INLINE_CHARS = 2000;
 
+/** The paths of the text API, whose errors are `{detail}` bodies (404 and 405 among them). */
+export const TEXT_API_PREFIXES = ['/analyze/', '/rag/'] as const;
+
 declare module 'fastify' {
   interface FastifyInstance {
     llm: Llm;

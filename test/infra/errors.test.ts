@@ -88,10 +88,23 @@ describe('error bodies', () => {
   });
 
   it('gives 405 with Allow for a path that exists under another method', async () => {
-    const res = await app.inject({ url: '/rag/ask' });
+    const res = await app.inject({ url: '/api/probe' });
     expect(res.statusCode).toBe(405);
     expect(res.headers.allow).toBe('POST');
     expect(res.json()).toMatchObject({ error: 'MethodNotAllowed', details: { allowed: ['POST'] } });
+  });
+
+  it("answers the text API's 404 and 405 in its own {detail} body", async () => {
+    const ask = await app.inject({ url: '/rag/ask' });
+    expect(ask.statusCode).toBe(405);
+    expect(ask.headers.allow).toBe('POST');
+    expect(ask.json()).toEqual({ detail: 'GET is not allowed on /rag/ask; use POST' });
+    const sentiment = await app.inject({ method: 'PUT', url: '/analyze/sentiment' });
+    expect(sentiment.statusCode).toBe(405);
+    expect(sentiment.json()).toEqual({ detail: 'PUT is not allowed on /analyze/sentiment; use POST' });
+    const missing = await app.inject({ url: '/rag/nothing-here', headers: { accept: 'text/html' } });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual({ detail: 'No route for GET /rag/nothing-here' });
   });
 
   it('gives 413 for a body over the limit', async () => {
