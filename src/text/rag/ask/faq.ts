@@ -8,6 +8,8 @@ import { bm25Tokens } from '../../search/bm25.js';
 export const FAQ_QUESTION = /^\W{0,3}(?:Q|Question)\s*\d*\s*[:)]\s/;
 /** A FAQ's answer marker ("A: XIO means ...", "Answer: ..."), which opens the answer's first sentence. */
 export const ANSWER_MARKER = /^\W{0,3}(?:A|Answer)\s*\d*\s*[:)]\s+(?=\S)/;
+/** A FAQ's answer marker ("A: XIO means ...", "Answer: ...") opens the sentence; it is not part of the answer. */
+export const withoutAnswerMarker = (sentence: string) => sentence.replace(ANSWER_MARKER, '');
 /** A FAQ's question marker after the heading the document's reading put before it ("XZ Utils FAQ: Q: What ..."). */
 const HEADED_QUESTION = /^[^:?]{1,80}:\s+(?:Q|Question)\s*\d*\s*[:)]\s/;
 /** A numbered entry of a FAQ ("1. ", "4.2 ", "(3) "), which opens its question. */
@@ -37,7 +39,11 @@ export interface PlacedSentence {
 export function inFaqQuestions(sentences: readonly PlacedSentence[]): Set<number> {
   const out = new Set<number>();
   const byChunk = new Map<number, number[]>();
-  sentences.forEach((s, i) => byChunk.set(s.chunkRank, [...(byChunk.get(s.chunkRank) ?? []), i]));
+  sentences.forEach((s, i) => {
+    const indices = byChunk.get(s.chunkRank);
+    if (indices) indices.push(i);
+    else byChunk.set(s.chunkRank, [i]);
+  });
   for (const indices of byChunk.values()) {
     const ordered = indices.sort((a, b) => sentences[a]!.position - sentences[b]!.position);
     let open: number[] | null = null;

@@ -8,7 +8,7 @@ import { splitSentences } from '../../sentences.js';
 import type { RagService, SearchHit } from '../service.js';
 import type { AnswerType } from './answer-type.js';
 import type { CorpusVocabulary } from './corpus.js';
-import { ANSWER_MARKER, faqAnswer } from './faq.js';
+import { faqAnswer, withoutAnswerMarker } from './faq.js';
 import { completeFragment, titleStems } from './passages.js';
 import type { LearnedReader, ReadResult, SentenceCandidate, analyseQuestion } from './reader.js';
 import type { ReadArgs } from './reader-task.js';
@@ -49,8 +49,7 @@ const MODEL_READER_SENTENCES = 3;
 type Candidate = SentenceCandidate & { hit: SearchHit };
 type Analysed = () => Promise<{ reader: LearnedReader; question: ReturnType<typeof analyseQuestion> }>;
 
-/** A FAQ's answer marker ("A: XIO means ...", "Answer: ...") opens the sentence; it is not part of the answer. */
-export const withoutAnswerMarker = (sentence: string) => sentence.replace(ANSWER_MARKER, '');
+export { withoutAnswerMarker } from './faq.js';
 
 /**
  * A span that starts inside a number takes the number's start: the reader's spans are word runs, and "1 1/2 million"

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fromRoot } from '../../../infra/paths.js';
 import { type CompactEnsemble, compactEnsemble, ensembleFromOnnx, predictCompactMany, sigmoid } from '../../../infra/tree-ensemble.js';
 import { type AnswerType, numberedSet } from './answer-type.js';
-import { ANSWER_MARKER, asksQuestion, inFaqQuestions } from './faq.js';
+import { asksQuestion, inFaqQuestions, withoutAnswerMarker } from './faq.js';
 import { wordStem } from './lexical.js';
 import { termsOf } from './extractive.js';
 import { checkFeatureNames, featureVector } from './features.js';
@@ -105,7 +105,7 @@ export class LearnedReader {
       const after = listedAfter.length ? listedAfter : introduced(candidates, last);
       const text = [...leadBefore(candidates, pair[0]!), ...pair, ...(after.length ? after : reasonAfter(q, candidates, pair))]
         // A FAQ's answer marker ("A: ") of a sentence after the first is no part of the answer either.
-        .map((i) => candidates[i]!.text.replace(ANSWER_MARKER, ''))
+        .map((i) => withoutAnswerMarker(candidates[i]!.text))
         .join(' ');
       return { answerType: 'open', answer: text, sentence: text, candidate: pair[0]!, sentenceProbability: p[top]!, spanScore: null, support: p[top]! };
     }
