@@ -243,6 +243,13 @@ async function supportedNear(candidates: Candidate[], windowSupport: WindowSuppo
     const parts = [candidates[i - 2], candidates[i - 1], c, candidates[i + 1], candidates[i + 2]].filter((n) => n && n.hit === c.hit).map((n) => n!.text);
     return { text: parts.join(' '), parts, source: c.hit.source };
   });
-  const ok = await windowSupport(windows);
-  return ok.some(Boolean);
+  // Chunk by chunk, the best-ranked first, up to the first supported window: each window is judged on its own, so
+  // the outcome is that of judging them all at once, and the other chunks' windows are seldom read.
+  for (let from = 0; from < windows.length;) {
+    let to = from + 1;
+    while (to < windows.length && candidates[to]!.hit === candidates[from]!.hit) to++;
+    if ((await windowSupport(windows.slice(from, to))).some(Boolean)) return true;
+    from = to;
+  }
+  return false;
 }

@@ -1,0 +1,48 @@
+// The passage reader's check that some sentence's window supports the question before anything is read: windows are
+// judged chunk by chunk, best-ranked first, and the check stops at the first chunk with a supported window.
+import { describe, expect, it } from 'vitest';
+import type { CorpusVocabulary } from '../../src/text/rag/ask/corpus.js';
+import { PassageReader, type WindowSupport } from '../../src/text/rag/ask/read-passages.js';
+import { hit } from './ask-steps/fakes.js';
+
+const reader = () =>
+  new PassageReader({ chunk: () => undefined }, { rarity: () => () => 1 } as unknown as CorpusVocabulary, {
+    // No reading in this test: the reader answers with the best passage's start when the worker finds nothing.
+    readInWorker: async () => null,
+    spanDoubt: () => 0.5,
+  });
+
+const kept = [
+  hit('The mill was old. It stood by the river. Nobody used it.', { source: 'a.txt' }),
+  hit('The bridge was built in 1820. Its stones came from the hill.', { source: 'b.txt' }),
+  hit('The church has a tower. Its bell rings at noon.', { source: 'c.txt' }),
+];
+
+/** A window check that supports the windows holding `word`, and records the windows of each call. */
+function spy(word: string) {
+  const calls: string[][] = [];
+  const check: WindowSupport = async (windows) => {
+    calls.push(windows.map((w) => w.source));
+    return windows.map((w) => w.text.includes(word));
+  };
+  return { check, calls };
+}
+
+describe('the window check before reading', () => {
+  it('stops at the first chunk with a supported window, having judged each chunk on its own', async () => {
+    const { check, calls } = spy('built');
+    const read = await reader().read('When was the bridge built?', 'factoid', kept, check);
+    expect(read).not.toBeNull();
+    // One call per chunk, with a window for each of its sentences; the third chunk is never judged.
+    expect(calls).toEqual([
+      ['a.txt', 'a.txt', 'a.txt'],
+      ['b.txt', 'b.txt'],
+    ]);
+  });
+
+  it('judges every chunk, and reads nothing, when no window is supported', async () => {
+    const { check, calls } = spy('castle');
+    expect(await reader().read('When was the castle built?', 'factoid', kept, check)).toBeNull();
+    expect(calls.map((c) => c[0])).toEqual(['a.txt', 'b.txt', 'c.txt']);
+  });
+});
