@@ -46,3 +46,12 @@ describe('the window check before reading', () => {
     expect(calls.map((c) => c[0])).toEqual(['a.txt', 'b.txt', 'c.txt']);
   });
 });
+
+describe('the answer of a hard-wrapped passage', () => {
+  it('reads as one line of prose, while the passage keeps the file as it is', async () => {
+    const wrapped = 'The bridge was built\n    in 1820 by the town.';
+    const read = await reader().read('When was the bridge built?', 'factoid', [hit(wrapped)]);
+    expect(read?.answer).toBe('The bridge was built in 1820 by the town.');
+    expect(read?.passage?.text).toBe(wrapped);
+  });
+});

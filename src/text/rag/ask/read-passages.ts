@@ -12,6 +12,7 @@ import { faqAnswer, withoutAnswerMarker } from './faq.js';
 import { completeFragment, titleStems } from './passages.js';
 import type { LearnedReader, ReadResult, SentenceCandidate, analyseQuestion } from './reader.js';
 import type { ReadArgs } from './reader-task.js';
+import { reflowed } from './reflow.js';
 
 /** What an answer is: a span (factoid), sentences (open), or the sentence of a doubtful span (sentence). */
 export type ShownType = AnswerType | 'sentence';
@@ -91,6 +92,12 @@ export class PassageReader {
    * question on its own.
    */
   async read(question: string, type: AnswerType, kept: SearchHit[], windowSupport?: WindowSupport): Promise<PassageReading | null> {
+    const read = await this.readAnswer(question, type, kept, windowSupport);
+    // The answer as it reads, without the line breaks of a hard-wrapped file (reflow.ts); the passage stays as it is.
+    return read && { ...read, answer: reflowed(read.answer) };
+  }
+
+  private async readAnswer(question: string, type: AnswerType, kept: SearchHit[], windowSupport?: WindowSupport): Promise<PassageReading | null> {
     const rarity = this.corpus.rarity();
     // The question's analysis (word vectors, the reader's models) is made where the reader runs: in a worker, the
     // event loop's thread does not load them at all.

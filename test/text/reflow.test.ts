@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { reflowed } from '../../src/text/rag/ask/reflow.js';
+
+describe('answers copied from hard-wrapped text', () => {
+  it('join the wrapped lines of prose, indented or not', () => {
+    expect(reflowed("This way xz shouldn't run out\n    of memory.")).toBe("This way xz shouldn't run out of memory.");
+    expect(reflowed('You may charge a reasonable copying fee for any distribution of this\nPackage.')).toBe(
+      'You may charge a reasonable copying fee for any distribution of this Package.',
+    );
+    expect(reflowed('gzseek() and gztell() may be limited to 4 GB depending on how\r\n    zlib is compiled.')).toBe(
+      'gzseek() and gztell() may be limited to 4 GB depending on how zlib is compiled.',
+    );
+    expect(reflowed('In short, something like\n    this is a good start: xz --check=crc32 --lzma2=preset=6e,dict=64KiB')).toBe(
+      'In short, something like this is a good start: xz --check=crc32 --lzma2=preset=6e,dict=64KiB',
+    );
+  });
+
+  it('keep a blank line between paragraphs, and make runs of spaces one', () => {
+    expect(reflowed('The first paragraph ends\n  here.\n\n  The second one\n  follows.')).toBe('The first paragraph ends here.\n\nThe second one follows.');
+    expect(reflowed('GNU LESSER GENERAL PUBLIC LICENSE           Version 2.1, February 1999')).toBe(
+      'GNU LESSER GENERAL PUBLIC LICENSE Version 2.1, February 1999',
+    );
+  });
+
+  it('leave code, prompts and lists line by line', () => {
+    const code = "const logger = pino({\n  transport: {\n    target: 'pino/file'\n  }\n})";
+    expect(reflowed(code)).toBe(code);
+    const shell = 'Run these:\n$ ./configure --prefix=/usr\n$ make';
+    expect(reflowed(shell)).toBe(shell);
+    const list = 'Two kinds are kept:\n* still reachable blocks\n* possibly lost blocks';
+    expect(reflowed(list)).toBe(list);
+    const numbered = 'The steps:\n1. unpack the archive\n2. run make';
+    expect(reflowed(numbered)).toBe(numbered);
+    const statements = 'const a = 1;\nconst b = 2;';
+    expect(reflowed(statements)).toBe(statements);
+  });
+
+  it('leave an answer on one line with single spaces as it is', () => {
+    expect(reflowed('the Mozilla Foundation')).toBe('the Mozilla Foundation');
+  });
+});
