@@ -10,6 +10,9 @@ describe('answers copied from hard-wrapped text', () => {
     expect(reflowed('gzseek() and gztell() may be limited to 4 GB depending on how\r\n    zlib is compiled.')).toBe(
       'gzseek() and gztell() may be limited to 4 GB depending on how zlib is compiled.',
     );
+    expect(reflowed('The keys are not passphrase protected;\nit might or might not be the desirable thing.')).toBe(
+      'The keys are not passphrase protected; it might or might not be the desirable thing.',
+    );
     expect(reflowed('In short, something like\n    this is a good start: xz --check=crc32 --lzma2=preset=6e,dict=64KiB')).toBe(
       'In short, something like this is a good start: xz --check=crc32 --lzma2=preset=6e,dict=64KiB',
     );

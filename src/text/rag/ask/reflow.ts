@@ -7,9 +7,10 @@
 /**
  * A line whose breaks mean something: a list item ("- ", "* ", "2. ", "b) "), a shell prompt or comment ("$ ", "# ", "//"),
  * a line that opens or closes a block ("{", "(", "[" at its end, a closing bracket at its start), a statement's ";" at
- * its end, an arrow ("=>"), or a tag. A function's name in prose ("gzseek() may be limited") is prose.
+ * its end (after an "=" or a bracket: prose ends lines with ";" too), an arrow ("=>"), or a tag. A function's name in
+ * prose ("gzseek() may be limited") is prose.
  */
-const MEANINGFUL_LINE = /^\s*(?:[-*+\u2022]\s|\d{1,3}[.)]\s|[a-z]\)\s|[$#>%]\s|\/\/|\/\*|[}\])]|<\/?[a-z])|[{([\\;]\s*$|=>/i;
+const MEANINGFUL_LINE = /^\s*(?:[-*+\u2022]\s|\d{1,3}[.)]\s|[a-z]\)\s|[$#>%]\s|\/\/|\/\*|[}\])]|<\/?[a-z])|[{([\\]\s*$|^(?=.*[=()]).*;\s*$|=>/i;
 
 /** The answer with the wrapped lines of its prose joined (see the header); unchanged when any line means something. */
 export function reflowed(answer: string): string {
