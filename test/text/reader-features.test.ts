@@ -420,6 +420,17 @@ describe('the shipped reader', () => {
     expect(reader.read(q, oneChunk(closed))!.sentence).toBe(closed[1]);
   });
 
+  it('keeps the path or command on its own line after a sentence of prose that breaks off ("... in the directory")', () => {
+    const q = analyseQuestion('where is the html manual of the tool installed?', () => 1);
+    const text = ['The tool reads its settings at start.', 'The html manual of the tool is installed in the directory', '/usr/share/doc/tool/html'];
+    expect(reader.read(q, oneChunk(text))!.sentence).toBe(text.slice(1).join(' '));
+    // What follows a sentence that breaks off is not announced when it is a sentence of prose, nor when it is in
+    // another chunk.
+    const prose = [text[0]!, text[1]!, 'Other files are kept elsewhere.'];
+    expect(reader.read(q, oneChunk(prose))!.sentence).toBe(text[1]);
+    expect(reader.read(q, twoChunks(text[1]!, text[2]!))!.sentence).toBe(text[1]);
+  });
+
   it("leaves out a FAQ's answer marker of each sentence it joins into an open answer", () => {
     const q = analyseQuestion('how do I keep a background process from being stopped by the terminal?', () => 1);
     const text = ['To keep a background process from being stopped by the terminal, clear its flag:', 'A: stty -tostop'];

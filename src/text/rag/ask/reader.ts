@@ -279,15 +279,24 @@ function withAnnounced(candidates: SentenceCandidate[], i: number): string {
  * ("Send bug reports, comments, questions, etc. to" over an address on a line of its own).
  */
 const ANNOUNCES = /(?::|\s(?:to|at|from|via|by|with|for|in|into))\s*$/i;
+/** A sentence of prose that breaks off after a word in lower case, with no stop ("... can be found in the directory"). */
+const BREAKS_OFF = /^(?:\S+\s+){4,}\p{Ll}[\p{L}'\u2019-]*$/u;
+/** A sentence that ends with a stop (or a closing quote or bracket after one): prose, which nothing announces. */
+const ENDS_PROSE = /[.!?][\s"'\u201d\u2019)\]]*$/u;
 
 /**
  * The sentence right after one that announces it ("Then subscribe to a topic:" over the command, "The options are:"
- * over the first of them), in the same chunk: without it the answer stops at the colon.
+ * over the first of them), in the same chunk: without it the answer stops at the colon. A sentence that breaks off
+ * announces what follows when that is no sentence of prose: a path, a command or an address on a line of its own
+ * ("The upstream documentation can be found ... in the directory" over "/usr/share/doc/python3/html").
  */
 function introduced(candidates: SentenceCandidate[], last: number): number[] {
-  if (!ANNOUNCES.test(candidates[last]!.text)) return [];
+  const text = candidates[last]!.text.trim();
+  const colon = ANNOUNCES.test(text);
+  if (!colon && !BREAKS_OFF.test(text)) return [];
   const next = neighbour(candidates, candidates[last]!, 1);
-  return next < 0 ? [] : [next];
+  if (next < 0 || (!colon && ENDS_PROSE.test(candidates[next]!.text.trim()))) return [];
+  return [next];
 }
 
 /**
