@@ -102,6 +102,9 @@ describe('answer type of a question', () => {
     ['how, after where to look', 'With the logging package, how do I send one namespace to stdout?'],
     ['what did X do to Y', 'What did the manager do to the team that made them leave?'],
     ["what's the point (a contraction)", "What's the point he is making with the story?"],
+    ['what is the difference', "what's the difference between the posix and right versions of the time zone data?"],
+    ['what is the difference, typed without the apostrophe', 'whats the difference between the two builds'],
+    ['what are the advantages', 'What are the advantages of the static build?'],
   ])('open: %s ("%s")', (_, q) => expect(answerType(q)).toBe('open'));
 
   it.each([

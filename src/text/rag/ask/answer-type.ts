@@ -21,7 +21,7 @@ const OPEN: RegExp[] = [
   /\bwhat (becomes|became|will become|has become) of\b/,
   /\b(supposed|expected|required|meant|allowed|going) to do\b/,
   /\bwhat (do|does|did|should|must|can|could|would|will|am|are|is|was|were)\b.* do (to|for(?! a living)|about|with|when|if|after)\b/,
-  /\bwhat (was|were|is|are) (the |his |her |their |its |[\w-]+'s? )?(main |central |overall )?(view|views|position|stance|opinion|attitude|argument|arguments|message|vision|philosophy|legacy|reasons?|consequences?|effects?|impact|significance|causes?|benefits?|risks?|dangers?|idea|point|themes?)\b/,
+  /\bwhat (was|were|is|are) (the |his |her |their |its |[\w-]+'s? )?(main |central |overall )?(view|views|position|stance|opinion|attitude|argument|arguments|message|vision|philosophy|legacy|reasons?|consequences?|effects?|impact|significance|causes?|benefits?|risks?|dangers?|idea|point|themes?|differences?|distinction|advantages?|disadvantages?|pros and cons|trade-?offs?)\b/,
 ];
 
 /**
@@ -68,9 +68,9 @@ const AUXILIARY =
 const POLAR = new RegExp(`^${AUXILIARY}\\s+\\S`);
 
 /**
- * The question in lower case, "what's" read as "what is", without a condition, a time or a place set before it ("When
- * I modify a document under the licence, what am I supposed to do with X?" asks what to do, not when; "In the zlib FAQ,
- * is zlib thread-safe?" is a yes-or-no question).
+ * The question in lower case, "what's" (or "whats") read as "what is", without a condition, a time or a place set
+ * before it ("When I modify a document under the licence, what am I supposed to do with X?" asks what to do, not when;
+ * "In the zlib FAQ, is zlib thread-safe?" is a yes-or-no question).
  */
 function mainQuestion(question: string): string {
   return withoutLeadingClause(
@@ -79,7 +79,9 @@ function mainQuestion(question: string): string {
       .replace(/[’`]/g, "'")
       .replace(/\s+/g, ' ')
       .trim()
-      .replace(/\b(what|who|where|when|how|which|that|there)'s\b/g, '$1 is'),
+      .replace(/\b(what|who|where|when|how|which|that|there)'s\b/g, '$1 is')
+      // "whats the difference", typed without the apostrophe.
+      .replace(/\bwhats\b/g, 'what is'),
   );
 }
 
