@@ -62,6 +62,20 @@ describe('questions a FAQ asks itself', () => {
     ).toEqual(['Q: When I join two addresses with "!!"', 'the shell complains.', 'Quoting the marks does not help.']);
   });
 
+  it('matches a FAQ question of several sentences that holds what the user asks, and answers from its answer marker', () => {
+    const long =
+      'Q: When I specify a dual address linked with "!!" on the command line, I get some message "event not found", and my shell history has the line truncated. Not even quoting the marks helps.\n\nA: The shell expands history. Say "set +H".';
+    const s = sentencesOf(long);
+    // Every one of the user's words is in the FAQ's question, which says much more (Jaccard well below 0.6).
+    const found = faqAnswer('I get the message event not found when I specify a dual address', s);
+    expect(found).not.toBeNull();
+    expect(found!.overlap).toBe(1);
+    expect(texts(s, found!.answer)).toEqual(['A: The shell expands history.', 'Say "set +H".']);
+    // Four of the user's seven words (below three quarters) are not enough, nor are two words however matched.
+    expect(faqAnswer('why does bash print event not found for every address', s)).toBeNull();
+    expect(faqAnswer('event found?', s)).toBeNull();
+  });
+
   it('leaves questions asked inside prose or dialogue, and FAQ questions about something else, to the reader', () => {
     const dialogue = sentencesOf('"Is the library thread-safe?" asked Anne, and nobody answered her. Then they left.');
     expect(faqAnswer('is the library thread safe?', dialogue)).toBeNull();

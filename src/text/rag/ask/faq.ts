@@ -61,6 +61,12 @@ export function inFaqQuestions(sentences: readonly PlacedSentence[]): Set<number
 
 /** The share of the question's and the FAQ question's words (stemmed, without stop words) that they have in common. */
 export const MIN_FAQ_OVERLAP = 0.6;
+/**
+ * Or the share of the user's words (three at least) that the FAQ question holds: a FAQ question often says more than
+ * the user asks ("When I specify a dual address ... on the command line, I get some message "event not found", and my
+ * shell history has the line truncated. Not even protecting the '!'s with '\' helps.").
+ */
+export const MIN_FAQ_CONTAINED = 0.75;
 /** Sentences of a FAQ's answer shown at most, and words. */
 const ANSWER_SENTENCES = 3;
 const ANSWER_WORDS = 90;
@@ -97,10 +103,16 @@ function isFaqQuestion(sentences: FaqSentence[], i: number, next: number): boole
 
 const wordsOf = (question: string) => new Set(bm25Tokens(question.replace(HEADED_QUESTION, '').replace(FAQ_QUESTION, '').replace(NUMBERING, '')));
 
+/**
+ * How well a FAQ question (b) asks what the user asks (a): the share of their words in common (Jaccard), or, when the
+ * FAQ question holds at least MIN_FAQ_CONTAINED of the user's words (three at least), that share.
+ */
 function overlapOf(a: Set<string>, b: Set<string>): number {
   let shared = 0;
   for (const w of a) if (b.has(w)) shared++;
-  return shared / (a.size + b.size - shared || 1);
+  const jaccard = shared / (a.size + b.size - shared || 1);
+  const contained = a.size >= 3 ? shared / a.size : 0;
+  return contained >= MIN_FAQ_CONTAINED ? Math.max(jaccard, contained) : jaccard;
 }
 
 /** The sentence after `i` in its chunk, or -1. */
@@ -121,6 +133,26 @@ function answerAfter(sentences: FaqSentence[], i: number): number[] {
   return out;
 }
 
+/**
+ * The sentences of the FAQ question at `i`: a "Q:" line runs up to the "A:" marker that opens its answer, when one
+ * follows within a few sentences of the same chunk ("Q: When I specify ... truncated." "Not even protecting ... helps."
+ * "A: ..."); any other question is its one sentence.
+ */
+function questionBlock(sentences: FaqSentence[], i: number): number[] {
+  const block = [i];
+  if (!FAQ_QUESTION.test(sentences[i]!.text) && !HEADED_QUESTION.test(sentences[i]!.text)) return block;
+  for (let at = nextIn(sentences, i); at >= 0 && block.length <= QUESTION_SENTENCES; at = nextIn(sentences, at)) {
+    const text = sentences[at]!.text;
+    if (ANSWER_MARKER.test(text)) return block;
+    if (FAQ_QUESTION.test(text)) break;
+    block.push(at);
+  }
+  return [i];
+}
+
+/** Sentences a FAQ question may run over after its "Q:" line, before its answer marker. */
+const QUESTION_SENTENCES = 4;
+
 /** The FAQ question among the sentences that asks what `question` asks (the closest, first in rank), with its answer. */
 export function faqAnswer(question: string, sentences: FaqSentence[]): FaqAnswer | null {
   const asked = wordsOf(question);
@@ -128,10 +160,11 @@ export function faqAnswer(question: string, sentences: FaqSentence[]): FaqAnswer
   let best: FaqAnswer | null = null;
   sentences.forEach((s, i) => {
     if (!asksQuestion(s.text)) return;
-    const overlap = overlapOf(asked, wordsOf(s.text));
+    const block = questionBlock(sentences, i);
+    const overlap = overlapOf(asked, wordsOf(block.map((j) => sentences[j]!.text).join(' ')));
     if (overlap < MIN_FAQ_OVERLAP || (best && overlap <= best.overlap)) return;
-    if (!isFaqQuestion(sentences, i, nextIn(sentences, i))) return;
-    const answer = answerAfter(sentences, i);
+    if (!isFaqQuestion(sentences, i, nextIn(sentences, block[block.length - 1]!))) return;
+    const answer = answerAfter(sentences, block[block.length - 1]!);
     if (answer.length) best = { question: i, answer, overlap };
   });
   return best;
