@@ -38,6 +38,12 @@ describe('answers copied from hard-wrapped text', () => {
     expect(reflowed(statements)).toBe(statements);
   });
 
+  it('join one list item wrapped over two lines: it is no list', () => {
+    expect(reflowed('* Linux allows to bind a socket to any address of range 127.0.0.0/8, not\n   only 127.0.0.1.')).toBe(
+      '* Linux allows to bind a socket to any address of range 127.0.0.0/8, not only 127.0.0.1.',
+    );
+  });
+
   it('leave an answer on one line with single spaces as it is', () => {
     expect(reflowed('the Mozilla Foundation')).toBe('the Mozilla Foundation');
   });
