@@ -133,6 +133,9 @@ function answerAfter(sentences: FaqSentence[], i: number): number[] {
   return out;
 }
 
+/** Sentences a FAQ question may run over after its "Q:" line, before its answer marker. */
+const QUESTION_SENTENCES = 4;
+
 /**
  * The sentences of the FAQ question at `i`: a "Q:" line runs up to the "A:" marker that opens its answer, when one
  * follows within a few sentences of the same chunk ("Q: When I specify ... truncated." "Not even protecting ... helps."
@@ -149,9 +152,6 @@ function questionBlock(sentences: FaqSentence[], i: number): number[] {
   }
   return [i];
 }
-
-/** Sentences a FAQ question may run over after its "Q:" line, before its answer marker. */
-const QUESTION_SENTENCES = 4;
 
 /** The FAQ question among the sentences that asks what `question` asks (the closest, first in rank), with its answer. */
 export function faqAnswer(question: string, sentences: FaqSentence[]): FaqAnswer | null {
