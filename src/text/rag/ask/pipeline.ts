@@ -36,7 +36,8 @@ import type { TableVectors } from './word-vectors.js';
 export type { StepListener } from './context.js';
 export type { ShownType } from './read-passages.js';
 export type { AskResponse } from './response.js';
-export { wholeNumber, withoutAnswerMarker } from './read-passages.js';
+export { wholeNumber } from './read-passages.js';
+export { withoutAnswerMarker } from './faq.js';
 export { entityCoverage, entityStatistics } from './response.js';
 
 export interface AskSettings {

@@ -50,8 +50,6 @@ const MODEL_READER_SENTENCES = 3;
 type Candidate = SentenceCandidate & { hit: SearchHit };
 type Analysed = () => Promise<{ reader: LearnedReader; question: ReturnType<typeof analyseQuestion> }>;
 
-export { withoutAnswerMarker } from './faq.js';
-
 /**
  * A span that starts inside a number takes the number's start: the reader's spans are word runs, and "1 1/2 million"
  * or "2 million" is several words ("1/2 million" of "another 1 1/2 million jobs" would say half a million).
