@@ -28,10 +28,10 @@ import {
 } from '../src/text/rag/ask/reader.js';
 import type { ConsensusSettings } from '../src/text/rag/ask/span-consensus.js';
 import { chunkDocument } from '../src/text/rag/chunker.js';
-import { Bm25Index, bm25Tokens, titleWords } from '../src/text/search/bm25.js';
 import { splitSentences } from '../src/text/sentences.js';
 import { type GbdtParams, bagEnsembles, trainGbdtHistogram } from './lib/ml/gbdt.js';
 import { ensembleToOnnx } from './lib/ml/onnx-trees.js';
+import { type Half, type Question, indexed, readTrainSets } from './lib/text/reader-train-sets.js';
 import { bestF1, exactMatch, squadFileName } from './lib/text/squad-eval.js';
 
 const VERSION = '3.2.0';
@@ -42,6 +42,9 @@ const { values: args } = parseArgs({
     seed: { type: 'string', default: '7' },
     // Development: one configuration of each model (the last chosen ones), for trying features quickly.
     quick: { type: 'boolean', default: false },
+    // Training sets of other kinds of text beside SQuAD's even half (scripts/lib/text/reader-train-sets.ts), e.g.
+    // train/qa; "none" (the shipped reader): SQuAD only. Tried with train/qa and not kept (docs/text.md).
+    'train-sets': { type: 'string', default: 'none' },
   },
 });
 const seed = Number(args.seed);
@@ -60,43 +63,33 @@ type SquadFile = {
 };
 const squad = JSON.parse(readFileSync(fromRoot(args.squad), 'utf8')) as SquadFile;
 
-interface Question {
-  question: string;
-  answers: string[];
-  article: number;
-}
-
-interface Half {
-  questions: Question[];
-  chunks: string[];
-  /** Each chunk's document name, as the evaluation's collection writes it (its words are part of the passage). */
-  sources: string[];
-  bm25: Bm25Index;
-  rarity: (stem: string) => number;
-}
-
 function half(parity: 0 | 1): Half {
   const questions: Question[] = [];
-  const chunks: string[] = [];
-  const sources: string[] = [];
+  const chunks: { text: string; source: string }[] = [];
   squad.data.forEach((article, i) => {
     if (i % 2 !== parity) return;
     // The same documents as the evaluation's collection (scripts/lib/text/squad-collection.ts).
     const source = squadFileName(article.title);
-    for (const c of chunkDocument(article.paragraphs.map((p) => p.context).join('\n\n'))) {
-      chunks.push(c.text);
-      sources.push(source);
-    }
+    for (const c of chunkDocument(article.paragraphs.map((p) => p.context).join('\n\n'))) chunks.push({ text: c.text, source });
     for (const p of article.paragraphs) for (const qa of p.qas) questions.push({ question: qa.question, answers: qa.answers.map((x) => x.text), article: i });
   });
-  const bm25 = new Bm25Index();
-  chunks.forEach((c, i) => bm25.add(String(i), c, titleWords(sources[i]!)));
-  bm25.build();
-  // As the pipeline computes it: stem document frequencies over the chunks, smoothed IDF.
-  const df = new Map<string, number>();
-  for (const c of chunks) for (const s of new Set(bm25Tokens(c))) df.set(s, (df.get(s) ?? 0) + 1);
-  const rarity = (stem: string) => Math.log(1 + chunks.length / (1 + (df.get(stem) ?? 0)));
-  return { questions, chunks, sources, bm25, rarity };
+  return indexed(questions, chunks);
+}
+
+/**
+ * The training sets of other kinds of text (reader-train-sets.ts), each retrieved within its own documents. Their
+ * documents are numbered after SQuAD's articles (10,000 apart per set), so the cross-fitting folds split them by document.
+ */
+function otherSets(): (Half & { name: string })[] {
+  if (args['train-sets'] === 'none') return [];
+  return readTrainSets(fromRoot(args['train-sets'])).map((set, k) => ({
+    name: set.name,
+    ...indexed(
+      set.questions.map((q) => ({ question: q.question, answers: q.answers, article: 10_000 * (k + 1) + q.document })),
+      set.chunks,
+    ),
+    wrapped: true,
+  }));
 }
 
 interface Prepared {
@@ -120,7 +113,10 @@ function prepare(h: Half): Prepared[] {
       const title = titleStems(h.sources[Number(id)]!);
       splitSentences(h.chunks[Number(id)]!).forEach((text, position) => candidates.push({ text, chunkRank, chunkBm25, position, titleStems: title }));
     });
-    const labels = candidates.map((c) => Number(item.answers.some((a) => c.text.includes(a))));
+    // In the other sets, whitespace-insensitive: a hard-wrapped file's answer may run across a line break.
+    const plain = h.wrapped ? oneLine : (s: string) => s;
+    const answers = item.answers.map(plain);
+    const labels = candidates.map((c) => Number(answers.some((a) => plain(c.text).includes(a))));
     const features = candidates.length ? sentenceFeatures(q, candidates) : [];
     return { q, item, candidates, labels, features, rows: features.map((f) => featureVector(f, SENTENCE_FEATURES)) };
   });
@@ -139,6 +135,7 @@ function sample<T>(rows: T[], n: number, rand: () => number): T[] {
     .map((i) => rows[i]!);
 }
 
+const oneLine = (s: string) => s.replace(/\s+/g, ' ');
 const argmax = (xs: number[]) => xs.reduce((best, x, i) => (x > xs[best]! ? i : best), 0);
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 const round = (x: number) => Math.round(x * 1e4) / 1e4;
@@ -146,9 +143,12 @@ const round = (x: number) => Math.round(x * 1e4) / 1e4;
 console.log('preparing candidates (BM25 top chunks of each half)...');
 const even = half(0);
 const odd = half(1);
-const train = prepare(even);
+const others = otherSets();
+const train = [...prepare(even), ...others.flatMap(prepare)];
 const heldOut = prepare(odd);
-console.log(`even half: ${train.length} questions, ${even.chunks.length} chunks; odd half: ${heldOut.length} questions, ${odd.chunks.length} chunks`);
+console.log(
+  `even half: ${even.questions.length} questions, ${even.chunks.length} chunks; other training sets: ${others.reduce((n, h) => n + h.questions.length, 0)} questions, ${others.reduce((n, h) => n + h.chunks.length, 0)} chunks; odd half: ${heldOut.length} questions, ${odd.chunks.length} chunks`,
+);
 
 // ---- Sentence ranker ----
 const rand = rng(seed);
@@ -336,6 +336,7 @@ const card = {
     split:
       "articles by their index in the file's data array: even-numbered (0, 2, 4, ...) for training, odd-numbered for choosing hyper-parameters and settings; never the reverse",
     train_questions: train.length,
+    ...(others.length ? { other_training_sets: Object.fromEntries(others.map((h) => [`${args['train-sets']}/${h.name}`, h.questions.length])) } : {}),
     held_out_questions: heldOut.length,
     retrieval: `candidate sentences are those of the top ${TOP_CHUNKS} chunks (the service's chunker) by BM25 within each half`,
   },
