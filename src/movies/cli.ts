@@ -8,6 +8,7 @@ import { cliArgs } from '../infra/cli-args.js';
 import { type Config, loadConfig } from '../infra/config.js';
 import { DirLockedError } from '../infra/dir-lock.js';
 import { callService, findRunningService, unreachableMessage } from '../infra/running-service.js';
+import { outcomeTable } from './cli-output.js';
 import { createMoviesContext, missingKeys } from './context.js';
 import { type CollectionStats, type PlanSummary, summarisePlan } from './orchestrator.js';
 import type { RunRecord } from './runner.js';
@@ -73,19 +74,7 @@ function progressBars() {
 function printOutcome(runId: number | null, status: string, error: string | undefined, s: CollectionStats | null | undefined): void {
   console.log(`\nrun ${runId ?? '-'}: ${status}${error ? ` (${error})` : ''}`);
   if (!s) return;
-  console.table({
-    discovered: s.discovered,
-    'refresh planned': s.planned,
-    'catalog updated': s.catalog_updated,
-    'ratings updated': s.ratings_updated,
-    frozen: s.frozen,
-    failures: s.failures.length,
-    'skipped: no IMDb id': s.skipped.no_imdb_id,
-    'skipped: release status': s.skipped.release_status,
-    'skipped: ratings quota': s.skipped.ratings_quota,
-    'skipped: ratings cap': s.skipped.ratings_cap,
-    'skipped: catalog quota': s.skipped.catalog_quota,
-  });
+  console.table(outcomeTable(s));
 }
 
 function printPlan(plan: PlanSummary, config: Config): void {
