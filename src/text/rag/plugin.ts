@@ -203,6 +203,7 @@ function answerStepWarmUp(app: FastifyInstance, pipeline: Lazy<AskPipeline>) {
     const t0 = performance.now();
     try {
       const ask = await pipeline();
+      app.log.info('answer step: warming up with questions of its own (the first is logged as a POST /rag/ask)');
       // Through the route, as a user's question comes: its validation and response serialisation are compiled on
       // their first use (about 40 ms).
       const res = await app.inject({
@@ -226,7 +227,7 @@ function answerStepWarmUp(app: FastifyInstance, pipeline: Lazy<AskPipeline>) {
       const n = Math.min(chunks.length, WARM_UP_READINGS * 5);
       const spread = Array.from({ length: n }, (_, i) => chunks[Math.floor((i * chunks.length) / n)]!);
       await ask.warmUpReader(spread.map((c) => ({ ...c, semantic_score: 0, bm25_score: 0, combined_score: 0 })));
-      app.log.debug({ ms: Math.round(performance.now() - t0), read_ahead: ahead }, 'answer step loaded');
+      app.log.info({ ms: Math.round(performance.now() - t0), read_ahead: ahead }, 'answer step loaded');
     } catch (err) {
       app.log.warn({ reason: (err as Error).message }, 'the answer step could not be tried before the first question');
     } finally {
