@@ -32,8 +32,9 @@ export interface RefreshContext extends RunContext {
   readonly quotaGone: Record<Failure['step'], boolean>;
 }
 
-export function startRun(deps: CollectorDeps, opts: FullCollectionOptions, progress?: Progress, signal?: AbortSignal): RunContext {
-  const stats: CollectionStats = {
+/** A run's stats before it has done anything. */
+export function emptyStats(): CollectionStats {
+  return {
     discovered: 0,
     planned: 0,
     catalog_updated: 0,
@@ -42,7 +43,10 @@ export function startRun(deps: CollectorDeps, opts: FullCollectionOptions, progr
     failures: [],
     skipped: { no_imdb_id: 0, release_status: 0, ratings_quota: 0, ratings_cap: 0, catalog_quota: 0 },
   };
-  return { deps, opts, progress, signal, stats };
+}
+
+export function startRun(deps: CollectorDeps, opts: FullCollectionOptions, progress?: Progress, signal?: AbortSignal): RunContext {
+  return { deps, opts, progress, signal, stats: emptyStats() };
 }
 
 export function throwIfInterrupted(run: RunContext): void {

@@ -1,16 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { outcomeTable } from '../../src/movies/cli-output.js';
+import { emptyStats } from '../../src/movies/collection-steps.js';
 import type { Failure } from '../../src/movies/orchestrator.js';
 
-const stats = {
-  discovered: 0,
-  planned: 0,
-  catalog_updated: 0,
-  ratings_updated: 0,
-  frozen: 0,
-  failures: [],
-  skipped: { no_imdb_id: 0, release_status: 0, ratings_quota: 0, ratings_cap: 0, catalog_quota: 0 },
-};
+const stats = emptyStats();
 
 describe('collect CLI: the end-of-run table', () => {
   it('says that discovery failed, apart from the count of failed movie refreshes', () => {
