@@ -67,7 +67,7 @@ def slice_score(z, s, labels):
                 recalls.append(sum(1 for g, p in zip(first, pred) if g == k and p == k) / n)
         return sum(recalls) / len(recalls)
     if s["metric"] == "macro_f1":
-        # As scripts/lib/text/bag-model.ts score(): a prediction in the gold set is a true positive, else a false
+        # As scripts/lib/text/classifier-eval.ts score(): a prediction in the gold set is a true positive, else a false
         # positive of its class and a false negative of the first gold label.
         tp, fp, fn = [0] * labels, [0] * labels, [0] * labels
         for e, p in zip(s["examples"], pred):

@@ -13,7 +13,7 @@ import { readGoEmotions } from './lib/text/data.js';
 import { DEFAULT_DATASETS, datasetsDir } from './lib/text/dataset-files.js';
 import { loadGlove } from './lib/text/glove.js';
 import { trainGru, trainedGru } from './lib/text/gru-classifier.js';
-import { split } from './lib/text/train-classifier.js';
+import { split } from './lib/text/classifier-data.js';
 
 const { values } = parseArgs({
   options: {

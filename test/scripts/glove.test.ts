@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { gloveFrom, withValence } from '../../scripts/lib/text/glove.js';
-import { gloveTable } from '../../scripts/lib/text/train-classifier.js';
+import { gloveTable } from '../../scripts/lib/text/classifier-data.js';
 
 describe("GloVe lookups for the classifiers' word tables", () => {
   const glove = gloveFrom({ dimensions: 2, words: ['good', 'bad'], vectors: { good: [3, 4, 9], bad: [0, -5, 9] } });

@@ -1,7 +1,6 @@
 // Scores a text classifier as the service runs it (transformers.js's text-classification pipeline, batches of 32)
 // on labelled examples: accuracy, macro-F1, macro recall, per-class recall and F1, and the confusion matrix.
 import type { TextClassifier } from '../../../src/text/models.js';
-import { score } from './bag-model.js';
 import type { Example } from './data.js';
 
 export interface ClassifierFigures {
@@ -88,4 +87,37 @@ export async function evaluateClassifier(clf: TextClassifier, labels: string[], 
       examples.map((e) => e.text),
     ),
   );
+}
+
+export interface ClassMetrics {
+  accuracy: number;
+  macro_f1: number;
+  per_class_f1: Record<string, number>;
+  n: number;
+}
+
+/** Single-label scoring of argmax predictions; on a multi-label row a prediction in the gold set counts as right. */
+export function score(labels: string[], gold: string[][], predicted: number[]): ClassMetrics {
+  const L = labels.length;
+  const tp = new Array<number>(L).fill(0);
+  const fp = new Array<number>(L).fill(0);
+  const fn = new Array<number>(L).fill(0);
+  let correct = 0;
+  gold.forEach((g, i) => {
+    const p = labels[predicted[i]!]!;
+    if (g.includes(p)) {
+      correct++;
+      tp[predicted[i]!]!++;
+    } else {
+      fp[predicted[i]!]!++;
+      fn[labels.indexOf(g[0]!)]!++;
+    }
+  });
+  const f1 = labels.map((_, k) => (tp[k]! === 0 ? 0 : (2 * tp[k]!) / (2 * tp[k]! + fp[k]! + fn[k]!)));
+  return {
+    accuracy: correct / gold.length,
+    macro_f1: f1.reduce((s, v) => s + v, 0) / L,
+    per_class_f1: Object.fromEntries(labels.map((l, k) => [l, Math.round(f1[k]! * 1e4) / 1e4])),
+    n: gold.length,
+  };
 }

@@ -12,7 +12,7 @@ import { fromRoot } from '../../../src/infra/paths.js';
 import type { Example } from './data.js';
 import type { Glove } from './glove.js';
 import { tokenizerJson, writeModelDir } from './model-dir.js';
-import { buildVocab, gloveTable } from './train-classifier.js';
+import { buildVocab, gloveTable } from './classifier-data.js';
 
 /**
  * The word-level tokenizer of model-dir.ts with typographic apostrophes made plain first (phones type "don’t", the

@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { type Example, readGoEmotionsSentiment, readPhrasebank, readSst2, readTweetEval, readTweets } from './data.js';
 import { datasetsDir } from './dataset-files.js';
-import { split } from './train-classifier.js';
+import { split } from './classifier-data.js';
 
 export type SentimentSource = 'twitter' | 'phrasebank' | 'goemotions' | 'sst2';
 
