@@ -12,6 +12,7 @@
 // between index builds, so a re-run need not give the same file byte for byte.
 // With --evaluate-only, the shipped model is scored on the same rows and only docs/results/answerability.json is
 // written, with how far a fresh fit lands from the shipped one (its threshold and its largest weight difference).
+// With --rows FILE, every row (its features, scores, collection and role) is written to FILE too, for analysis.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,10 +43,13 @@ import { ANSWER_EVERY_READING } from './lib/text/reader-diagnosis.js';
 
 /** A decision that answers every reading: its features are recorded, its verdict is always yes. */
 const OPEN = ANSWER_EVERY_READING;
-const evaluateOnly = parseArgs({ options: { 'evaluate-only': { type: 'boolean', default: false } } }).values['evaluate-only'];
+const { values: args } = parseArgs({ options: { 'evaluate-only': { type: 'boolean', default: false }, rows: { type: 'string' } } });
+const evaluateOnly = args['evaluate-only'];
 
 interface Row {
   set: 'squad2' | 'collection';
+  /** The collection's name (squad2 for SQuAD 2.0's articles). */
+  name: string;
   role: 'fit' | 'choose';
   /** Features of the reading, or null when the pipeline refused before any reading (always refused). */
   x: number[] | null;
@@ -56,9 +60,9 @@ interface Row {
 
 const rows: Row[] = [];
 
-function record(set: Row['set'], role: Row['role'], r: AskOutcome, answeredScore: number, refusedScore: number) {
+function record(set: Row['set'], name: string, role: Row['role'], r: AskOutcome, answeredScore: number, refusedScore: number) {
   const f = r.answerability?.features;
-  rows.push({ set, role, x: f && !r.refused ? ANSWERABILITY_FEATURES.map((k) => f[k]!) : null, answeredScore, refusedScore });
+  rows.push({ set, name, role, x: f && !r.refused ? ANSWERABILITY_FEATURES.map((k) => f[k]!) : null, answeredScore, refusedScore });
 }
 
 async function squad2Rows() {
@@ -71,7 +75,7 @@ async function squad2Rows() {
         const b = bar(questions.length, 'squad2');
         for (const q of questions) {
           const r = await ask(q.question);
-          record('squad2', q.role === 'fit' ? 'fit' : 'choose', r, squad2F1(q, { ...r, refused: false }), q.impossible ? 1 : 0);
+          record('squad2', 'squad2', q.role === 'fit' ? 'fit' : 'choose', r, squad2F1(q, { ...r, refused: false }), q.impossible ? 1 : 0);
           b.increment();
         }
         b.stop();
@@ -93,7 +97,7 @@ async function collectionRows(name: string) {
         const r = await ask(q.question);
         const answered = verdictOf(q, { ...r, refused: false }) === 'right' ? 1 : 0;
         // The development halves both fit the weights and take part in choosing the threshold.
-        for (const role of ['fit', 'choose'] as const) record('collection', role, r, answered, q.answerable ? 0 : 1);
+        for (const role of ['fit', 'choose'] as const) record('collection', name, role, r, answered, q.answerable ? 0 : 1);
         b.increment();
       }
       b.stop();
@@ -104,6 +108,8 @@ async function collectionRows(name: string) {
 
 await squad2Rows();
 for (const name of listCollections()) await collectionRows(name);
+// --rows FILE: every row (features, scores, set and role) for analysis outside this script.
+if (args.rows) writeFileSync(args.rows, JSON.stringify({ features: ANSWERABILITY_FEATURES, rows }));
 
 const fit = rows.filter((r) => r.role === 'fit' && r.x);
 const fitted = fitLogistic(
