@@ -88,6 +88,9 @@ describe('the command-line tools beside a running service', { timeout: 120_000 }
     expect(cli.code).toBe(0);
     expect(cli.stdout).toContain(`it indexes DOCS_DIR=${docsDir}, at ${service.url}`);
     expect(cli.stdout).toMatch(/files added\D+1\b/);
+    // The progress bar, when the run lasted long enough to show one, ends with every file done (not at its last poll).
+    const lastBar = [...cli.stdout.matchAll(/(\d+)\/(\d+) files/g)].at(-1);
+    if (lastBar) expect(lastBar[1]).toBe(lastBar[2]);
     // No second Chroma on the directory: its lock is the service's.
     expect(lockOwner(join(dataDir, 'chroma.lock'))?.pid).toBe(service.child.pid);
     expect(processesMatching(`--path ${join(dataDir, 'chroma')}`).length).toBeLessThanOrEqual(2); // the guard and the server

@@ -27,6 +27,10 @@ function progressBar() {
       bar.setTotal(total);
       bar.update(done, { file });
     },
+    /** The run has ended: the bar shows every file done (a service's progress is polled, and its last poll may lag). */
+    complete() {
+      if (started) bar.update(bar.getTotal(), { file: '' });
+    },
     stop: () => started && bar.stop(),
   };
 }
@@ -61,6 +65,7 @@ async function viaService(config: Config, url: string): Promise<number> {
   const res = await callService<IndexResult & { detail?: string }>(url, config, 'POST', '/rag/index', { full: values.full });
   finished = true;
   await follow;
+  if (res.status === 200) bar.complete();
   bar.stop();
   if (res.status !== 200) {
     console.error(`the service answered ${res.status}: ${res.body.detail ?? JSON.stringify(res.body)}`);
