@@ -44,6 +44,19 @@ describe('documents as a reader reads them', () => {
     expect(out).not.toMatch(/```|\||`|\*\*|<\/?code>|https:\/\/|\]\(/);
   });
 
+  it("reads a MyST role (Sphinx's Markdown) as its text, without its name or target", () => {
+    const text = readableText(
+      [
+        '# Pinning',
+        '',
+        'Pinned requirements can be made with {ref}`pip freeze`; add {ref}`--no-deps <install_--no-deps>` for more.',
+        '',
+        'See [the guide](https://example.org/guide).',
+      ].join('\n'),
+    );
+    expect(text.split('\n\n')[0]).toBe('Pinning: Pinned requirements can be made with pip freeze; add --no-deps for more.');
+  });
+
   it('opens the prose under a heading with it, and keeps code as a paragraph of its own', () => {
     expect(paragraphs[0]).toBe('Widget: build A small library for widgets.');
     expect(paragraphs).not.toContain('Installation.');

@@ -49,6 +49,9 @@ function inline(text: string): string {
       .replace(/<((?:[a-z][a-z0-9+.-]{1,31}:\/\/|mailto:)[^\s<>]+|[^\s<>@/]+@[^\s<>@/]+\.[a-z]{2,})>/gi, '$1')
       .replace(/<\/?[a-z][a-z0-9]*\b[^>]*>/gi, '')
       .replace(/&(amp|lt|gt|quot|apos|nbsp|#39);/g, (_, e: string) => ENTITIES[e] ?? '')
+      // A MyST role (Sphinx's Markdown: "{ref}`pip freeze`", "{ref}`--no-deps <install_--no-deps>`"): its text, not
+      // its name or its target.
+      .replace(/(?<![$\w`])\{[a-z][\w:.-]*\}`([^`<]*?)\s*(?:<[^`>]*>)?`/g, '$1')
       .replace(/`+([^`]*)`+/g, '$1')
       .replace(/(\*\*|__)(?=\S)([^*_]*?\S)\1/g, '$2')
       .replace(/(^|[\s(])[*_](?=\S)([^*_\n]*?\S)[*_](?=[\s).,;:!?]|$)/g, '$1$2')
