@@ -97,6 +97,9 @@ describe.each([
       // On a phone the page keeps its width: the wide tables scroll in their own boxes.
       await page.setViewportSize({ width: 390, height: 844 });
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+      // The count of movies, next to its category, is in view without scrolling the table.
+      const total = (await page.locator('#movies-total').boundingBox())!;
+      expect(total.x + total.width).toBeLessThanOrEqual(390);
     } finally {
       await context.close();
     }
