@@ -183,21 +183,6 @@ describe('reader features, on hand-made sentences', () => {
     expect(b!.neighbour_idf).toBeCloseTo(6 / 8, 6);
   });
 
-  it("measures the share of a sentence's words, and of the question's, that look like code", () => {
-    const how = analyseQuestion('How do I send output to stdout with the debug package?', () => 1);
-    const [code, prose] = sentenceFeatures(how, [
-      // Words by hand: "worker", "=", "fork(WORKER_PATH,", "{", "stdio:", "'pipe'", "});" -> "=", "fork(", "{", "});" are code.
-      { text: "worker = fork(WORKER_PATH, { stdio: 'pipe' });", chunkRank: 0, chunkBm25: 1, position: 0 },
-      // Parentheses, a closing one before the stop, and "McDonald" are prose.
-      { text: 'Override the log method (see McDonald, 2019).', chunkRank: 0, chunkBm25: 1, position: 1 },
-    ]);
-    expect(code!.code_share).toBeCloseTo(4 / 7, 6);
-    expect(prose!.code_share).toBe(0);
-    expect(code!.question_code_share).toBe(0);
-    const flag = analyseQuestion('What does xz -dc do with a .tar.xz file?', () => 1);
-    expect(sentenceFeatures(flag, [{ text: 'It decompresses.', chunkRank: 0, chunkBm25: 1, position: 0 }])[0]!.question_code_share).toBeCloseTo(1 / 9, 6);
-  });
-
   it('describes a span by its length, type fit and distance to the question words', () => {
     const who = analyseQuestion('Who founded the normal school?', () => 1);
     const terms = termsOf('Horace Mann founded the first normal school in Massachusetts.');

@@ -53,10 +53,6 @@ export const SENTENCE_FEATURES = [
   'local_idf_relative',
   'local_idf_rank',
   'type_near_match',
-  // Code among prose (a README's examples): the share of the sentence's words that look like code, and of the
-  // question's. SQuAD has none; the training sets of other kinds of text (train/qa) teach when code answers.
-  'code_share',
-  'question_code_share',
 ] as const;
 
 export type SentenceFeature = (typeof SENTENCE_FEATURES)[number];
@@ -193,19 +189,6 @@ function localOverlaps(q: QuestionInfo, candidates: SentenceCandidate[], tokens:
   return { local, maxLocal, localRank };
 }
 
-/**
- * A word that looks like code rather than prose: a call ("fork(", "Object.keys()", "a().b"), an assignment, a brace,
- * a semicolon, an arrow or a tag, a camelCase or snake_case identifier ("workerPath", "DEBUG_HIDE_DATE"; a name such as
- * "McDonald" is not one), a command-line flag ("-dc", "--fast"), a shell variable ("$HOME").
- */
-const CODE_WORD = /[{};=<>]|\w\(|\)\.\w|^\$\w|^[a-z][a-z0-9]*[A-Z]|[A-Za-z]_[A-Za-z]|^--?[a-z]/;
-
-/** Share of a text's words that look like code (CODE_WORD). */
-export function codeShare(text: string): number {
-  const words = text.split(/\s+/).filter(Boolean);
-  return words.length ? words.filter((w) => CODE_WORD.test(w)).length / words.length : 0;
-}
-
 /** A sentence's overlap with the question: rarity-weighted share of its stems, share of its words and bigrams, BM25. */
 function overlaps(q: QuestionInfo, c: SentenceCandidate, toks: string[], avgLen: number) {
   const set = new Set(toks);
@@ -250,7 +233,6 @@ export function sentenceFeatures(q: QuestionInfo, candidates: SentenceCandidate[
   order.forEach(([, i], r) => (rank[i] = r));
   // Neighbours: the sentences before and after in the same chunk (an answer often follows the sentence that names it).
   const byPlace = new Map(candidates.map((c, i) => [`${c.chunkRank}:${c.position}`, i]));
-  const questionCode = codeShare(q.text);
   return candidates.map((c, i) => {
     const b = base[i]!;
     const { year, number, caps, present } = typeSignals(c.text, q);
@@ -285,8 +267,6 @@ export function sentenceFeatures(q: QuestionInfo, candidates: SentenceCandidate[
       local_idf_relative: local[i]! / maxLocal,
       local_idf_rank: Math.min(localRank[i]!, 30),
       type_near_match: typeNearMatch(c.text, q),
-      code_share: codeShare(c.text),
-      question_code_share: questionCode,
     };
   });
 }
