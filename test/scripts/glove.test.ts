@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Lexicon, gloveFrom, withValence } from '../../scripts/lib/text/glove.js';
+import { gloveFrom, withValence } from '../../scripts/lib/text/glove.js';
 import { gloveTable } from '../../scripts/lib/text/classifier-data.js';
 
 describe("GloVe lookups for the classifiers' word tables", () => {
@@ -25,25 +25,9 @@ describe("GloVe lookups for the classifiers' word tables", () => {
 
   it('adds a finite valence dimension for a vocabulary word that the lexicon lacks but every object has', () => {
     const data = { dimensions: 2, words: ['good', 'constructor'], vectors: { good: [3, 4], constructor: [0, 5] } };
-    const withLexicon = withValence(gloveFrom(data), [{ name: 'afinn', valence: { good: 3 }, scale: 5 }], 2);
+    const withLexicon = withValence(gloveFrom(data), { good: 3 }, 2);
     expect(Array.from(withLexicon.vector('constructor')!)).toEqual([0, 5, 0]);
     // AFINN +3 at weight 2 x the mean norm (5) per 5 points.
     expect(withLexicon.vector('good')![2]).toBeCloseTo(6, 6);
-  });
-
-  it('adds one dimension per lexicon, each scaled by its own strongest valence', () => {
-    const data = { dimensions: 2, words: ['good', 'meh'], vectors: { good: [3, 4], meh: [0, 5] } };
-    const lexicons: Lexicon[] = [
-      { name: 'afinn', valence: { good: 3 }, scale: 5 },
-      { name: 'vader', valence: { good: 2, meh: -2, lol: 2 }, scale: 4 },
-    ];
-    const g = withValence(gloveFrom(data), lexicons, 2);
-    expect(g.dim).toBe(4);
-    // weight 2 x mean norm 5 = 10 per full scale: 3/5 of it, 2/4 and -2/4 of it.
-    expect(Array.from(g.vector('good')!)).toEqual([3, 4, 6, 5]);
-    expect(Array.from(g.vector('meh')!)).toEqual([0, 5, 0, -5]);
-    // A word only one lexicon lists gets zeros for its vector and the other lexicon, and joins the vocabulary.
-    expect(Array.from(g.vector('lol')!)).toEqual([0, 0, 0, 5]);
-    expect(g.lexiconWords).toEqual(['good', 'meh', 'lol']);
   });
 });

@@ -49,37 +49,30 @@ export function roughTokens(text: string): string[] {
 }
 
 /**
- * GloVe with one more dimension per sentiment lexicon: a word's valence there (AFINN-165: -5 to 5; VADER: -4 to 4;
- * 0 for words it does not list), scaled to `weight` x the words' mean vector length per `scale` points (the lexicon's
- * strongest valence). Lexicon words without a GloVe vector get zeros and their valences. The dimensions start the word
- * table with what a lexicon knows of words the training text rarely or never shows ("wooden" aside, "worst",
- * "damaged", "rude" in a review), and are fine-tuned like the rest.
+ * GloVe with one more dimension: a word's valence from a sentiment lexicon (AFINN-165: -5 to 5, 0 for words it does
+ * not list), scaled to `weight` x the words' mean vector length per 5 points. Lexicon words without a GloVe vector
+ * get zeros and their valence. The dimension starts the word table with what a lexicon knows of words the training
+ * text rarely or never shows ("wooden" aside, "worst", "damaged", "rude" in a review), and is fine-tuned like the rest.
  */
-export function withValence(glove: Glove, lexicons: Lexicon[], weight: number): Glove & { lexiconWords: string[] } {
+export function withValence(glove: Glove, valence: Record<string, number>, weight: number): Glove & { lexiconWords: string[] } {
   const sample = glove.words.slice(0, 20_000).map((w) => glove.vector(w)!);
   const meanNorm = sample.reduce((s, v) => s + Math.hypot(...v), 0) / Math.max(1, sample.length);
-  const lexiconWords = [...new Set(lexicons.flatMap((l) => Object.keys(l.valence).filter((w) => /^[\p{L}']+$/u.test(w))))];
+  const unit = (weight * meanNorm) / 5;
+  const lexiconWords = Object.keys(valence).filter((w) => /^[\p{L}']+$/u.test(w));
   const inLexicon = new Set(lexiconWords);
   return {
-    dim: glove.dim + lexicons.length,
+    dim: glove.dim + 1,
     words: glove.words,
     rank: (w) => glove.rank(w),
     lexiconWords,
     vector: (w) => {
       const v = glove.vector(w);
       if (!v && !inLexicon.has(w)) return undefined;
-      const out = new Float32Array(glove.dim + lexicons.length);
+      const out = new Float32Array(glove.dim + 1);
       if (v) out.set(v);
-      // Own entries only, as above: a lexicon's object has a "constructor" too.
-      lexicons.forEach((l, i) => (out[glove.dim + i] = (Object.hasOwn(l.valence, w) ? l.valence[w]! : 0) * ((weight * meanNorm) / l.scale)));
+      // Own entries only, as above: the lexicon's object has a "constructor" too.
+      out[glove.dim] = (Object.hasOwn(valence, w) ? valence[w]! : 0) * unit;
       return out;
     },
   };
-}
-
-/** A sentiment lexicon: valence by word, and its strongest valence. */
-export interface Lexicon {
-  name: string;
-  valence: Record<string, number>;
-  scale: number;
 }
