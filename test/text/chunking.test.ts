@@ -82,6 +82,16 @@ describe('chunking', () => {
       '* a bullet',
       '2) a step',
     ]);
+    // A plain-text definition list (term, spaces, " : ", description): each term a sentence of its own.
+    const definitions = 'Exit status codes:\n  0      : success\n           (the script ran)\n  1 - 99 : reserved\n 100     : script unknown';
+    expect(splitSentences(definitions)).toEqual([
+      'Exit status codes:',
+      '0      : success\n           (the script ran)',
+      '1 - 99 : reserved',
+      '100     : script unknown',
+    ]);
+    // Prose with a colon, or a long lead before " : ", starts nothing.
+    expect(splitSentences('The fix is simple\nNote: set the flag first\nand the second part of a long line : here')).toHaveLength(1);
     // A hyphen or a number inside a wrapped line starts nothing.
     expect(splitSentences('The cost fell\n-5 points and rose 3.5\n2.5 times.')).toEqual(['The cost fell\n-5 points and rose 3.5\n2.5 times.']);
   });

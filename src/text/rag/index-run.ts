@@ -24,8 +24,8 @@ export interface IndexResult {
   duration_ms: number;
 }
 
-/** Marks hashes of files read as readable.ts reads them (Markdown as plain paragraphs). */
-const READING = '+readable4';
+/** Marks hashes of files read as readable.ts reads them (Markdown as plain paragraphs) and sentences.ts splits them. */
+const READING = '+readable5';
 /** Chunks embedded and stored together, and sentences embedded together. */
 const CHUNK_BATCH = 32;
 const SENTENCE_BATCH = 64;
