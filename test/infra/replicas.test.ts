@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fromRoot } from '../../src/infra/paths.js';
 import { ChromaServer } from '../../src/text/rag/chroma-server.js';
 import { tempDir } from '../helpers/app.js';
@@ -167,7 +167,8 @@ describe.skipIf(!DATABASE_URL)('two replicas sharing PostgreSQL and Chroma', () 
       const replaced = (await fetch(`${b.url}/live`, { headers: { 'x-request-id': bad } })).headers.get('x-request-id');
       expect(replaced).toMatch(/^[0-9a-f-]{36}$/);
     }
-    expect(a.output()).toContain('"reqId":"lb-7f3a.42"');
+    // The request's log line reaches the pipe after its response: wait for it (a bound, not a speed measure).
+    await vi.waitFor(() => expect(a.output()).toContain('"reqId":"lb-7f3a.42"'), { timeout: 10_000, interval: 50 });
   });
 
   it('runs the collection schedule only where COLLECTION_SCHEDULER is on', async () => {
