@@ -2,12 +2,13 @@
 //   [--benchmarks [--emotion-model models/text/emotion] [--data data/datasets] [--name sentiment-benchmarks]]
 // Reads everyday and financial sentences, grouped by kind of text (reviews, complaints stated as facts, negation,
 // sarcasm, plain statements, financial news), with the sentiment model and reports how many of each kind it reads
-// as a person would. Writes docs/results/sentiment-everyday.json. With --benchmarks it also scores the sentiment model
+// as a person would. Writes docs/results/sentiment-everyday.json (for another --texts file, sentiment-<its name>.json;
+// for a test half, a file named *-test.json, only the counts: its failures are not to be read). With --benchmarks it also scores the sentiment model
 // on the development splits (SST-2 dev, TweetEval validation, the tweets' sent_valid, GoEmotions dev, the PhraseBank
 // held-out sentences) and the emotion model on GoEmotions dev.tsv, and writes docs/results/<--name>.json: how any
 // model, the shipped one or another, compares on the same figures.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fromRoot } from '../src/infra/paths.js';
 import { DEFAULT_TEXT_MODELS, loadClassifier } from '../src/text/models.js';
@@ -30,6 +31,8 @@ const { values } = parseArgs({
 type Kind = { kind: string; label: string; texts: string[] };
 const { kinds } = JSON.parse(readFileSync(fromRoot(values.texts), 'utf8')) as { kinds: Kind[] };
 const classify = await loadClassifier(values.model);
+const testHalf = values.texts.endsWith('-test.json');
+const resultsName = values.texts === 'eval/sentiment/everyday.json' ? 'sentiment-everyday' : `sentiment-${basename(values.texts, '.json')}`;
 const rows = [];
 let right = 0;
 let total = 0;
@@ -41,12 +44,12 @@ for (const k of kinds) {
   }
   right += k.texts.length - wrong.length;
   total += k.texts.length;
-  rows.push({ kind: k.kind, label: k.label, texts: k.texts.length, right: k.texts.length - wrong.length, wrong });
+  rows.push({ kind: k.kind, label: k.label, texts: k.texts.length, right: k.texts.length - wrong.length, ...(testHalf ? {} : { wrong }) });
 }
 console.log(`| kind of text | sentiment | right |\n|---|---|---|`);
 for (const r of rows) console.log(`| ${r.kind} | ${r.label} | ${r.right} of ${r.texts} |`);
 console.log(`| all | | ${right} of ${total} |`);
-console.log(`wrote ${writeResults('sentiment-everyday', { texts: values.texts, model: values.model, right, total, kinds: rows })}`);
+console.log(`wrote ${writeResults(resultsName, { texts: values.texts, model: values.model, right, total, kinds: rows })}`);
 
 if (values.benchmarks) {
   const labels = ['positive', 'negative', 'neutral'];

@@ -21,6 +21,7 @@ import { type SentimentSource, loadSentimentData, multiplied, weighted } from '.
 const { values } = parseArgs({
   options: {
     data: { type: 'string', default: DEFAULT_DATASETS },
+    // Also "everyday": train/sentiment/everyday.jsonl (tried with shares 5 and 20 and not kept: docs/text.md).
     sources: { type: 'string', default: 'sst2,goemotions,twitter,phrasebank' },
     out: { type: 'string', default: 'models/text/sentiment' },
     work: { type: 'string', default: 'data/work/sentiment' },
@@ -157,6 +158,14 @@ const card = {
     ...(shares.goemotions ? [{ name: "GoEmotions (Demszky et al. 2020), train split, through the paper's sentiment grouping", licence: 'Apache 2.0' }] : []),
     ...(shares.twitter ? [{ name: 'Twitter Financial News Sentiment (zeroshot), sent_train', licence: 'MIT' }] : []),
     ...(shares.phrasebank ? [{ name: 'Financial PhraseBank v1.0 (Malo et al. 2014)', licence: 'CC BY-NC-SA 3.0' }] : []),
+    ...(shares.everyday
+      ? [
+          {
+            name: 'train/sentiment/everyday.jsonl: everyday texts on every topic, written for training by writers who saw no evaluation text',
+            licence: 'as this project',
+          },
+        ]
+      : []),
     {
       name: 'TweetEval sentiment validation split: development only (early stopping, calibration), never trained on',
       licence: "no restriction stated; Twitter's terms apply",

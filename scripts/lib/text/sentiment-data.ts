@@ -1,12 +1,31 @@
 // The sentiment model's data: training examples per source, the development slices that every choice (early
 // stopping, temperature, class offsets) is made on and that the figures are reported on, and the PhraseBank sentences
 // held out from every choice. Each data set's own train/dev split is used where it has one.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PROJECT_ROOT } from '../../../src/infra/paths.js';
 import { type Example, readGoEmotionsSentiment, readPhrasebank, readSst2, readTweetEval, readTweets } from './data.js';
 import { datasetsDir } from './dataset-files.js';
 import { split } from './classifier-data.js';
 
-export type SentimentSource = 'twitter' | 'phrasebank' | 'goemotions' | 'sst2';
+export type SentimentSource = 'twitter' | 'phrasebank' | 'goemotions' | 'sst2' | 'everyday';
+
+/**
+ * Everyday texts written for training (train/sentiment/everyday.jsonl: reviews, complaints, messages and posts on
+ * every topic, one JSON object a line with text, label and kind), by writers who saw no evaluation text. It has no
+ * development split of its own: the sources' slices choose as before.
+ */
+export const EVERYDAY_TRAIN_FILE = join(PROJECT_ROOT, 'train', 'sentiment', 'everyday.jsonl');
+
+function readEveryday(file = EVERYDAY_TRAIN_FILE): Example[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => {
+      const { text, label } = JSON.parse(line) as { text: string; label: string };
+      return { text, labels: [label] };
+    });
+}
 
 /** A development slice and the figure it is judged by (the benchmark's own measure). */
 export interface DevSlice {
@@ -83,10 +102,14 @@ export function loadSentimentData(dataDir: string, sources: Set<string>, seed: n
     sourceNames.push('sst2');
     selection.push({ name: 'sst2_dev', examples: readSst2(join(data, 'sst2/dev.tsv')), metric: 'accuracy' });
   }
+  if (sources.has('everyday')) {
+    bySource.push(readEveryday());
+    sourceNames.push('everyday');
+  }
   if (sources.has('tweeteval')) {
     selection.push({ name: 'tweeteval_validation', examples: readTweetEval(join(data, 'tweeteval')), metric: 'macro_recall' });
   }
-  if (bySource.length === 0) throw new Error('--sources must name twitter, phrasebank, goemotions and/or sst2');
+  if (bySource.length === 0) throw new Error('--sources must name twitter, phrasebank, goemotions, sst2 and/or everyday');
   return { bySource, sourceNames, selection, tests };
 }
 
