@@ -59,3 +59,11 @@ export const sentimentBenchmarks: Record<string, (r: Results) => string> = {
     return `**${right}** of ${total} | ${verdict(right, EVERYDAY_TARGET, String)}`;
   },
 };
+
+/** An everyday set's file (npm run eval:sentiment -- --texts ...): how many of its texts are read right. */
+export const everydaySet: Record<string, (r: Results) => string> = {
+  right: (r) => {
+    const { right, total } = r.results as { right: number; total: number };
+    return `${right} of ${total}`;
+  },
+};

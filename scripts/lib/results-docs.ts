@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fromRoot } from '../../src/infra/paths.js';
 import { QA_VIEWS } from './results-docs-qa.js';
-import { sentimentBenchmarks } from './results-docs-sentiment.js';
+import { everydaySet, sentimentBenchmarks } from './results-docs-sentiment.js';
 import { type Results, type View, fixed, int, ms, pct, provenance, rate, secs, table, view, median } from './results-format.js';
 
 export { provenance } from './results-format.js';
@@ -317,6 +317,8 @@ export const VIEWS: Record<string, Record<string, View>> = {
   'bench-text-models': textModels,
   'sentiment-benchmarks': sentimentBenchmarks,
   'sentiment-baseline-bag-of-words': sentimentBenchmarks,
+  'sentiment-everyday-2-dev': everydaySet,
+  'sentiment-everyday-2-test': everydaySet,
   'model-loading': modelLoading,
 };
 
