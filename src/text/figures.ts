@@ -92,6 +92,24 @@ export function sentimentWeakSpots(config: Pick<TextFigureConfig, 'SENTIMENT_MOD
     .map(({ kind, right, texts }) => ({ kind, right, texts }));
 }
 
+/**
+ * How many of the everyday texts written separately to test it (eval/sentiment/everyday-2-*.json: both halves, by a
+ * writer who saw neither the model nor its training data) the shipped sentiment model reads right; null for another
+ * model, or when a half was not measured.
+ */
+export function sentimentEveryday(config: Pick<TextFigureConfig, 'SENTIMENT_MODEL'>): { right: number; texts: number } | null {
+  if (!isShipped(config.SENTIMENT_MODEL, SHIPPED.sentiment)) return null;
+  let right = 0;
+  let texts = 0;
+  for (const half of ['dev', 'test']) {
+    const r = readJson(`docs/results/sentiment-everyday-2-${half}.json`)?.results as { right?: unknown; total?: unknown } | undefined;
+    if (typeof r?.right !== 'number' || typeof r.total !== 'number') return null;
+    right += r.right;
+    texts += r.total;
+  }
+  return { right, texts };
+}
+
 /** What the shipped sentiment model reads well and poorly, in whole percent from its model card; null for another model. */
 export interface SentimentReading {
   /** Movie-review sentences, positive against negative (SST-2 dev). */

@@ -2,12 +2,13 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { TextHttpError } from '../text/errors.js';
-import { figuresInWords, sentimentFigures, sentimentReading, sentimentWeakSpots } from '../text/figures.js';
+import { figuresInWords, sentimentEveryday, sentimentFigures, sentimentReading, sentimentWeakSpots } from '../text/figures.js';
 
 async function sentimentPages(app: FastifyInstance) {
   // What the page says the model misreads, from the stored measurement (read once).
   const weakSpots = sentimentWeakSpots(app.config);
-  const reading = sentimentReading(app.config);
+  const measured = sentimentReading(app.config);
+  const reading = measured && { ...measured, everyday: sentimentEveryday(app.config) };
   app.pages.addLink(
     { href: '/sentiment', label: 'Sentiment' },
     'sentiment (financial news and everyday text) and seven emotions of any text, with an interpretation',

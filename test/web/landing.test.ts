@@ -46,6 +46,12 @@ describe('landing page headline figures', () => {
     expect(page).toContain(`(${whole(m.twitter_valid.accuracy)} of tweets, ${whole(m.phrasebank_AllAgree.accuracy)} of news sentences)`);
     expect(page).toContain(`Reddit comments (${whole(m.goemotions_dev_single.accuracy)})`);
     expect(page).toContain(`poorly (${whole(m.tweeteval_validation.macro_recall)} macro-averaged recall`);
+    const [dev, test] = ['dev', 'test'].map((h) => json(`docs/results/sentiment-everyday-2-${h}.json`).results as { right: number; total: number });
+    const right = dev!.right + test!.right;
+    const texts = dev!.total + test!.total;
+    expect(page).toContain(
+      `Of ${texts} everyday texts (reviews, posts, messages, notices) written separately to test it, it reads ${right} right (${whole(right / texts)})`,
+    );
     const other = await makeApp({ RAG_INDEX_ON_START: false, SENTIMENT_MODEL: 'Xenova/finbert' });
     try {
       expect(text((await other.inject({ url: '/sentiment' })).body)).not.toContain('movie-review sentences');
