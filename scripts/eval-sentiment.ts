@@ -3,10 +3,10 @@
 // Reads everyday and financial sentences, grouped by kind of text (reviews, complaints stated as facts, negation,
 // sarcasm, plain statements, financial news), with the sentiment model and reports how many of each kind it reads
 // as a person would. Writes docs/results/sentiment-everyday.json (for another --texts file, sentiment-<its name>.json;
-// for a test half, a file named *-test.json, only the counts: its failures are not to be read). With --benchmarks it also scores the sentiment model
-// on the development splits (SST-2 dev, TweetEval validation, the tweets' sent_valid, GoEmotions dev, the PhraseBank
-// held-out sentences) and the emotion model on GoEmotions dev.tsv, and writes docs/results/<--name>.json: how any
-// model, the shipped one or another, compares on the same figures.
+// for a test half, a file named *-test.json, only the counts: its failures are not to be read). With --benchmarks it
+// also scores the sentiment model on the development splits (SST-2 dev, TweetEval validation, the tweets' sent_valid,
+// GoEmotions dev, the PhraseBank held-out sentences) and the emotion model on GoEmotions dev.tsv, and writes
+// docs/results/<--name>.json: how any model, the shipped one or another, compares on the same figures.
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';

@@ -4,9 +4,8 @@
 // at a blank line; before a line that starts a list item ("- 5672: AMQP", "* item", "2) step"), so that a plain-text
 // list is one sentence an item, not one run-on sentence with the line that announces it; and before a line of a
 // plain-text definition list, a short term, a space and a colon ("  100     : init script ID unknown"), for the same
-// reason. Intl.Segmenter was measured
-// as the alternative: Node's ICU build has no abbreviation suppressions ("Mr." ends a sentence there) and took 23 ms
-// on a 40 kB address where this takes under 1 ms.
+// reason. Intl.Segmenter was measured as the alternative: Node's ICU build has no abbreviation suppressions ("Mr."
+// ends a sentence there) and took 23 ms on a 40 kB address where this takes under 1 ms.
 
 export interface SentenceSpan {
   text: string;
