@@ -77,7 +77,8 @@ function printOutcome(runId: number | null, status: string, error: string | unde
   console.table(outcomeTable(s));
 }
 
-function printPlan(plan: PlanSummary, config: Config): void {
+/** What a dry run shows; `missing`: the keys that the process doing the run lacks, and which process that is. */
+function printPlan(plan: PlanSummary, missing: { keys: string[]; where: 'here' | 'in the service' }): void {
   if (plan.first.length)
     console.table(plan.first.map((p) => ({ tmdb_id: p.tmdb_id, title: p.title, category: p.category, catalog: p.catalog, ratings: p.ratings })));
   console.log(
@@ -85,10 +86,9 @@ function printPlan(plan: PlanSummary, config: Config): void {
       ? `${plan.movies} movies would be refreshed (${plan.catalog} catalog, ${plan.ratings} ratings)`
       : 'no movie is due for a refresh (the collection is empty, or every movie is fresh or frozen)',
   );
-  // A dry run needs no keys, but the run it previews does.
-  const missing = missingKeys(loadCollectionSettings(config));
-  if (missing.length)
-    console.log(`note: ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set here; a real run needs them (see .env.example).`);
+  // A dry run needs no keys, but the run it previews does, in the process that does it.
+  const { keys, where } = missing;
+  if (keys.length) console.log(`note: ${keys.join(' and ')} ${keys.length > 1 ? 'are' : 'is'} not set ${where}; a real run needs them (see .env.example).`);
 }
 
 /** The work, done by the service that holds the database: started there, followed here. */
@@ -113,9 +113,9 @@ async function viaService(config: Config, url: string, request: RunRequest): Pro
   if (flags['dry-run']) {
     const query = new URLSearchParams({ include_frozen: String(request.include_frozen) });
     if (request.refresh_limit !== undefined) query.set('limit', String(request.refresh_limit));
-    const res = await call<PlanSummary>('GET', `/api/collection/plan?${query.toString()}`);
+    const res = await call<PlanSummary & { missing_keys: string[] }>('GET', `/api/collection/plan?${query.toString()}`);
     if (res.status !== 200) return refused(res);
-    printPlan(res.body, config);
+    printPlan(res.body, { keys: res.body.missing_keys, where: 'in the service' });
     return 0;
   }
   const started = await call<{ run_id: number; details?: { run_id?: number } }>('POST', '/api/collection/run', request);
@@ -165,7 +165,7 @@ async function direct(config: Config, request: RunRequest): Promise<number> {
     if (flags['dry-run']) {
       // No network and no writes: what the next refresh would fetch, from the database as it is.
       const plan = await ctx.collector.planRefresh(params.refreshLimit ?? ctx.settings.refresh.limit, params.includeFrozen ?? false);
-      printPlan(summarisePlan(plan), config);
+      printPlan(summarisePlan(plan), { keys: missingKeys(loadCollectionSettings(config)), where: 'here' });
       return 0;
     }
     const bars = progressBars();

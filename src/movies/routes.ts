@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { AppError, ErrorSchema } from '../infra/errors.js';
 import type { Lazy } from '../infra/lazy.js';
 import { guardOperatorRoutes } from '../infra/operator-access.js';
-import { type MoviesContext, defaultRunParams } from './context.js';
+import { type MoviesContext, defaultRunParams, missingKeys } from './context.js';
 import { collectionStatus, startRun, withProgress } from './control.js';
 import { type FullCollectionOptions, summarisePlan } from './orchestrator.js';
 
@@ -202,6 +202,7 @@ function planRoute(app: FastifyInstance, ready: Ready) {
             catalog: z.int(),
             ratings: z.int(),
             first: z.array(z.object({ tmdb_id: z.int(), title: z.string(), category: z.string(), catalog: z.boolean(), ratings: z.boolean() })),
+            missing_keys: z.array(z.string()).describe('API keys this service lacks, which a real run needs (the dry run needs none)'),
           }),
           ...errors,
         },
@@ -209,7 +210,8 @@ function planRoute(app: FastifyInstance, ready: Ready) {
     },
     async (request) => {
       const ctx = await ready();
-      return summarisePlan(await ctx.collector.planRefresh(request.query.limit ?? ctx.settings.refresh.limit, request.query.include_frozen));
+      const plan = summarisePlan(await ctx.collector.planRefresh(request.query.limit ?? ctx.settings.refresh.limit, request.query.include_frozen));
+      return { ...plan, missing_keys: missingKeys(ctx.settings) };
     },
   );
 }

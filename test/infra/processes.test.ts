@@ -72,9 +72,12 @@ describe('the command-line tools beside a running service', { timeout: 120_000 }
     const again = await runCli(COLLECT, ['--refresh-only'], env);
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/run 2: succeeded/);
-    const dry = await runCli(COLLECT, ['--dry-run', '--include-frozen'], env);
+    // The command's own environment has no API keys; the service, which would do the run, has both: no note on keys.
+    const { CATALOG_API_KEY: _catalog, RATINGS_API_KEY: _ratings, ...withoutKeys } = env;
+    const dry = await runCli(COLLECT, ['--dry-run', '--include-frozen'], withoutKeys);
     expect(dry.code).toBe(0);
     expect(dry.stdout).toMatch(/\d+ movies would be refreshed|no movie is due for a refresh/);
+    expect(dry.stdout).not.toContain('API_KEY');
     const unfreeze = await runCli(COLLECT, ['--unfreeze', '424242'], env);
     expect(unfreeze.stderr).toContain('no movie with tmdb_id 424242');
     expect(unfreeze.code).toBe(1);

@@ -164,6 +164,8 @@ describe('operator endpoints', () => {
     const plan = res.json();
     expect(plan.movies).toBeLessThanOrEqual(3);
     expect(plan.first.length).toBe(plan.movies);
+    // The keys the service lacks for a real run: none here, both are set.
+    expect(plan.missing_keys).toEqual([]);
     expect((await app.inject({ url: '/api/collection/runs' })).json().runs.length).toBe(before);
   });
 });
