@@ -34,19 +34,23 @@ function addsToQuestion(t: Term, q: QuestionInfo): boolean {
 /**
  * Candidate answer spans of a sentence: word runs of at most MAX_SPAN words that do not start or end with a
  * determiner, preposition, conjunction or punctuation, do not cross ; : ( ) or quotes, and are not only question words
- * and stop words.
+ * and stop words. The sentence's first word alone is no answer when it is a gerund: it heads the clause that is the
+ * sentence's subject ("Selecting a non-default memory allocator ... is done by setting MALLOC"), and said alone it
+ * names nothing.
  */
 export function spanCandidates(terms: Term[], q: QuestionInfo): SpanCandidate[] {
   const out: SpanCandidate[] = [];
   const adds = terms.map((t) => addsToQuestion(t, q));
   const edge = (t: Term) => !isPunct(t) && !t.tags.has('Determiner') && !t.tags.has('Preposition') && !t.tags.has('Conjunction') && !capitalisedFunctionWord(t);
+  const first = terms.findIndex((t) => !isPunct(t));
+  const leadingGerund = first >= 0 && terms[first]!.tags.has('Gerund');
   for (let from = 0; from < terms.length; from++) {
     if (!edge(terms[from]!)) continue;
     let onlyQuestion = true;
     for (let to = from + 1; to <= Math.min(terms.length, from + MAX_SPAN); to++) {
       const last = terms[to - 1]!;
       if (adds[to - 1]) onlyQuestion = false;
-      if (edge(last) && !onlyQuestion) out.push({ from, to, text: render(terms, { from, to }) });
+      if (edge(last) && !onlyQuestion && !(leadingGerund && from === first && to === first + 1)) out.push({ from, to, text: render(terms, { from, to }) });
       if (HARD_BREAK.test(last.post) || HARD_BREAK.test(terms[to]?.pre ?? '')) break;
     }
   }
