@@ -1,6 +1,8 @@
 // Candidate answer spans of a sentence for the span ranker (span-features.ts): word runs that could be an answer.
+import nlp from 'compromise';
 import { bm25Tokens } from '../../search/bm25.js';
 import { type Span, type Term, render } from './extractive.js';
+import { memoise } from './lexical.js';
 import type { QuestionInfo } from './reader-question.js';
 
 /** Longest answer span considered, in words (95% of SQuAD answers are at most 10 words). */
@@ -20,6 +22,10 @@ const HARD_BREAK = /[;:()"[\]]/;
  */
 const capitalisedFunctionWord = (t: Term) => !t.stem && t.tags.has('ProperNoun') && !t.tags.has('Value') && !t.tags.has('Acronym');
 
+/** Whether a word is a gerund out of context: after a colon the tagger reads a capitalised "Selecting" as a name. */
+const gerundForm = memoise(10_000, (word: string) => /ing$/.test(word) && nlp(word).has('#Gerund'));
+const isGerund = (t: Term) => t.tags.has('Gerund') || (/^\p{Lu}\p{Ll}+ing$/u.test(t.text) && gerundForm(t.text.toLowerCase()));
+
 /**
  * Whether a word adds to the question's own words. Stop words ("is", "of") add nothing ("Monroe Doctrine is"); a
  * number or a name does; a word of several parts (a file name, a path: "build.sh", "/etc/wgetrc") adds when any of
@@ -34,23 +40,25 @@ function addsToQuestion(t: Term, q: QuestionInfo): boolean {
 /**
  * Candidate answer spans of a sentence: word runs of at most MAX_SPAN words that do not start or end with a
  * determiner, preposition, conjunction or punctuation, do not cross ; : ( ) or quotes, and are not only question words
- * and stop words. The sentence's first word alone is no answer when it is a gerund: it heads the clause that is the
- * sentence's subject ("Selecting a non-default memory allocator ... is done by setting MALLOC"), and said alone it
- * names nothing.
+ * and stop words. A clause's first word (the sentence's, or the one after a colon) alone is no answer when it is a
+ * gerund: it heads the clause that is the sentence's subject ("Allocator: Selecting a non-default memory allocator ...
+ * is done by setting MALLOC"), and said alone it names nothing.
  */
 export function spanCandidates(terms: Term[], q: QuestionInfo): SpanCandidate[] {
   const out: SpanCandidate[] = [];
   const adds = terms.map((t) => addsToQuestion(t, q));
   const edge = (t: Term) => !isPunct(t) && !t.tags.has('Determiner') && !t.tags.has('Preposition') && !t.tags.has('Conjunction') && !capitalisedFunctionWord(t);
+  // A clause starts at the sentence's first word and after a colon (a heading is read as "Heading: sentence").
   const first = terms.findIndex((t) => !isPunct(t));
-  const leadingGerund = first >= 0 && terms[first]!.tags.has('Gerund');
+  const startsClause = (i: number) => i === first || (i > 0 && terms[i - 1]!.post.includes(':'));
+  const loneGerund = (from: number, to: number) => to === from + 1 && startsClause(from) && isGerund(terms[from]!);
   for (let from = 0; from < terms.length; from++) {
     if (!edge(terms[from]!)) continue;
     let onlyQuestion = true;
     for (let to = from + 1; to <= Math.min(terms.length, from + MAX_SPAN); to++) {
       const last = terms[to - 1]!;
       if (adds[to - 1]) onlyQuestion = false;
-      if (edge(last) && !onlyQuestion && !(leadingGerund && from === first && to === first + 1)) out.push({ from, to, text: render(terms, { from, to }) });
+      if (edge(last) && !onlyQuestion && !loneGerund(from, to)) out.push({ from, to, text: render(terms, { from, to }) });
       if (HARD_BREAK.test(last.post) || HARD_BREAK.test(terms[to]?.pre ?? '')) break;
     }
   }
