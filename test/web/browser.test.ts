@@ -254,6 +254,9 @@ describe.each([
     expect(await page.locator('#answer-passages mark').first().innerText()).toMatch(/Horace Mann founded/);
     // The passage the answer comes from is shown; the other passages retrieved are folded away, not printed in full.
     expect(await page.locator('#answer-passages > li').count()).toBe(1);
+    // Each passage's score is named for what it is (a search score), apart from the answer's confidence.
+    expect(await page.locator('#answer-passages > li p').first().innerText()).toMatch(/\(search score \d\.\d\d\)$/);
+    expect(await page.locator('main').innerText()).not.toMatch(/relevance \d/);
     if ((await page.locator('#other-passages').count()) > 0) {
       expect(await page.locator('#other-passages blockquote').first().isVisible()).toBe(false);
       await page.locator('#other-passages summary').click();
