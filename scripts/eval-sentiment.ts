@@ -18,9 +18,11 @@ import { readGoEmotions } from './lib/text/data.js';
 import { DEFAULT_DATASETS, datasetsDir } from './lib/text/dataset-files.js';
 import { loadSentimentData } from './lib/text/sentiment-data.js';
 
+/** The first everyday set: its results file keeps its old name, sentiment-everyday.json. */
+const EVERYDAY_TEXTS = 'eval/sentiment/everyday.json';
 const { values } = parseArgs({
   options: {
-    texts: { type: 'string', default: 'eval/sentiment/everyday.json' },
+    texts: { type: 'string', default: EVERYDAY_TEXTS },
     model: { type: 'string', default: DEFAULT_TEXT_MODELS.sentiment },
     benchmarks: { type: 'boolean', default: false },
     'emotion-model': { type: 'string', default: DEFAULT_TEXT_MODELS.emotion },
@@ -32,7 +34,7 @@ type Kind = { kind: string; label: string; texts: string[] };
 const { kinds } = JSON.parse(readFileSync(fromRoot(values.texts), 'utf8')) as { kinds: Kind[] };
 const classify = await loadClassifier(values.model);
 const testHalf = values.texts.endsWith('-test.json');
-const resultsName = values.texts === 'eval/sentiment/everyday.json' ? 'sentiment-everyday' : `sentiment-${basename(values.texts, '.json')}`;
+const resultsName = values.texts === EVERYDAY_TEXTS ? 'sentiment-everyday' : `sentiment-${basename(values.texts, '.json')}`;
 const rows = [];
 let right = 0;
 let total = 0;

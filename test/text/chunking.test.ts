@@ -73,23 +73,19 @@ describe('chunking', () => {
       'A heading without a stop',
       'Next line.',
     ]);
-    // A plain-text list: each item a sentence of its own, not one run-on sentence with the line that announces it.
-    const list = 'It opens these ports:\n - 4369: EPMD, for lookups\n - 25672: the distribution port; a\n   shared secret\n* a bullet\n2) a step';
-    expect(splitSentences(list)).toEqual([
-      'It opens these ports:',
-      '- 4369: EPMD, for lookups',
-      '- 25672: the distribution port; a\n   shared secret',
-      '* a bullet',
-      '2) a step',
-    ]);
-    // A plain-text definition list (term, spaces, " : ", description): each term a sentence of its own.
-    const definitions = 'Exit status codes:\n  0      : success\n           (the script ran)\n  1 - 99 : reserved\n 100     : script unknown';
-    expect(splitSentences(definitions)).toEqual([
-      'Exit status codes:',
-      '0      : success\n           (the script ran)',
-      '1 - 99 : reserved',
-      '100     : script unknown',
-    ]);
+    // A plain-text list, and a definition list (term, spaces, " : ", description): each item a sentence of its own, not
+    // one run-on sentence with the line that announces it.
+    const lists: [string, string[]][] = [
+      [
+        'It opens these ports:\n - 4369: EPMD, for lookups\n - 25672: the distribution port; a\n   shared secret\n* a bullet\n2) a step',
+        ['It opens these ports:', '- 4369: EPMD, for lookups', '- 25672: the distribution port; a\n   shared secret', '* a bullet', '2) a step'],
+      ],
+      [
+        'Exit status codes:\n  0      : success\n           (the script ran)\n  1 - 99 : reserved\n 100     : script unknown',
+        ['Exit status codes:', '0      : success\n           (the script ran)', '1 - 99 : reserved', '100     : script unknown'],
+      ],
+    ];
+    for (const [text, sentences] of lists) expect(splitSentences(text)).toEqual(sentences);
     // Prose with a colon, or a long lead before " : ", starts nothing.
     expect(splitSentences('The fix is simple\nNote: set the flag first\nand the second part of a long line : here')).toHaveLength(1);
     // A hyphen or a number inside a wrapped line starts nothing.

@@ -17,8 +17,8 @@ export type SentimentSource = 'twitter' | 'phrasebank' | 'goemotions' | 'sst2' |
  */
 export const EVERYDAY_TRAIN_FILE = join(PROJECT_ROOT, 'train', 'sentiment', 'everyday.jsonl');
 
-function readEveryday(file = EVERYDAY_TRAIN_FILE): Example[] {
-  return readFileSync(file, 'utf8')
+function readEveryday(): Example[] {
+  return readFileSync(EVERYDAY_TRAIN_FILE, 'utf8')
     .split('\n')
     .filter((line) => line.trim())
     .map((line) => {

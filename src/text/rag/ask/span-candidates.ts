@@ -1,8 +1,6 @@
 // Candidate answer spans of a sentence for the span ranker (span-features.ts): word runs that could be an answer.
-import nlp from 'compromise';
 import { bm25Tokens } from '../../search/bm25.js';
-import { type Span, type Term, render } from './extractive.js';
-import { memoise } from './lexical.js';
+import { type Span, type Term, render, termsOf } from './extractive.js';
 import type { QuestionInfo } from './reader-question.js';
 
 /** Longest answer span considered, in words (95% of SQuAD answers are at most 10 words). */
@@ -22,9 +20,11 @@ const HARD_BREAK = /[;:()"[\]]/;
  */
 const capitalisedFunctionWord = (t: Term) => !t.stem && t.tags.has('ProperNoun') && !t.tags.has('Value') && !t.tags.has('Acronym');
 
-/** Whether a word is a gerund out of context: after a colon the tagger reads a capitalised "Selecting" as a name. */
-const gerundForm = memoise(10_000, (word: string) => /ing$/.test(word) && nlp(word).has('#Gerund'));
-const isGerund = (t: Term) => t.tags.has('Gerund') || (/^\p{Lu}\p{Ll}+ing$/u.test(t.text) && gerundForm(t.text.toLowerCase()));
+/**
+ * Whether a word is a gerund, or would be out of context: after a colon the tagger reads a capitalised "Selecting" as
+ * a name, so such a word is tagged again alone, in lower case (termsOf remembers it).
+ */
+const isGerund = (t: Term) => t.tags.has('Gerund') || (/^\p{Lu}\p{Ll}+ing$/u.test(t.text) && termsOf(t.text.toLowerCase())[0]?.tags.has('Gerund') === true);
 
 /**
  * Whether a word adds to the question's own words. Stop words ("is", "of") add nothing ("Monroe Doctrine is"); a
