@@ -6,8 +6,10 @@
 // Writes docs/results/qa-squad.json (not with --limit).
 // npm run eval:qa -- --natural [--questions eval/questions/sample-collection.json --docs docs/sample-collection]
 // The natural-question set instead (scripts/lib/text/natural-eval.ts): writes docs/results/qa-natural.json.
-// npm run eval:qa -- --collections --reader: the reader's failures by kind on the development halves
-// (scripts/lib/text/reader-diagnosis.ts): writes docs/results/qa-reader-dev.json.
+// npm run eval:qa -- --collections --reader [--sets train/qa]: the reader's failures by kind on the development halves
+// (scripts/lib/text/reader-diagnosis.ts), or on every question of the sets in a folder laid out as eval/collections
+// (the reader's training sets of other kinds of text, which no shipped model was fitted on): writes
+// docs/results/qa-reader-dev.json, or qa-reader-<folder>.json.
 // npm run eval:qa -- --collections [--only a,b] [--split dev|test] [--dump rows.json]
 // The generalisation evaluation (scripts/lib/text/collections-eval.ts): eval/collections/* and SQuAD 2.0, scored
 // strictly; writes docs/results/qa-collections-<split>.json (without --only).
@@ -35,6 +37,7 @@ const { values } = parseArgs({
     only: { type: 'string' },
     split: { type: 'string', default: 'dev' },
     reader: { type: 'boolean', default: false },
+    sets: { type: 'string' },
   },
 });
 if (!['odd', 'even', 'all'].includes(values.half)) throw new Error('--half is odd, even or all');
@@ -43,7 +46,7 @@ if (!['odd', 'even', 'all'].includes(values.half)) throw new Error('--half is od
 const RIGHT_F1 = 0.5;
 const LEVELS = ['high', 'medium', 'low'] as const;
 
-if (values.collections && values.reader) await runReaderDiagnosis();
+if (values.collections && values.reader) await runReaderDiagnosis(values.sets);
 else if (values.collections) {
   if (values.split !== 'dev' && values.split !== 'test') throw new Error('--split is dev or test');
   await runCollectionsEval({ split: values.split, only: values.only ? values.only.split(',') : null, dump: values.dump });

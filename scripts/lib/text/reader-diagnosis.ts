@@ -6,8 +6,12 @@
 //     although a retrieved passage (the best-ranked one, or another) holds it;
 //   - not_retrieved: no retrieved passage holds a gold answer (or the gold answer is worded otherwise in the text);
 //   - refused_before_reading: the pipeline refused before any reading (no relevant passage, the catalogue rules).
-// Writes docs/results/qa-reader-dev.json.
-import { join } from 'node:path';
+// Writes docs/results/qa-reader-dev.json. With a folder of other sets laid out as eval/collections (`--sets train/qa`:
+// <set>/docs and <set>/questions.json), every answerable question of each set instead, written to
+// docs/results/qa-reader-<folder>.json.
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { basename, join, relative, resolve } from 'node:path';
+import { PROJECT_ROOT } from '../../../src/infra/paths.js';
 import { ANSWERABILITY_FEATURES, type Answerability } from '../../../src/text/rag/ask/answerability.js';
 import { openModel } from '../ml/logistic.js';
 import { writeResults } from '../results.js';
@@ -48,18 +52,21 @@ export function kindOf(q: Pick<CollectionQuestion, 'kind' | 'answerable' | 'answ
   return at > 0 ? 'wrong_sentence_answer_in_later_passage' : 'not_retrieved';
 }
 
-export async function runReaderDiagnosis(): Promise<void> {
+export async function runReaderDiagnosis(setsDir?: string): Promise<void> {
+  const dir = setsDir ? resolve(setsDir) : COLLECTIONS_DIR;
   const collections: Record<string, Record<string, Record<Kind, number>>> = {};
-  for (const name of listCollections()) {
-    const questions = readQuestions(name).filter((q) => q.answerable && splitOf(name, q.id) === 'dev');
+  for (const name of setsDir ? setsIn(dir) : listCollections()) {
+    const questions = setsDir
+      ? readSet(dir, name).filter((q) => q.answerable !== false)
+      : readQuestions(name).filter((q) => q.answerable && splitOf(name, q.id) === 'dev');
     const byKind: Record<string, Record<Kind, number>> = {};
     await withFolder(
-      join(COLLECTIONS_DIR, name, 'docs'),
+      join(dir, name, 'docs'),
       async (ask) => {
         const b = bar(questions.length, name);
         for (const q of questions) {
           const counts = (byKind[q.kind] ??= Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<Kind, number>);
-          counts[kindOf(q, await ask(q.question))]++;
+          counts[kindOf({ ...q, answerable: true }, await ask(q.question))]++;
           b.increment();
         }
         b.stop();
@@ -72,5 +79,19 @@ export async function runReaderDiagnosis(): Promise<void> {
   for (const byKind of Object.values(collections)) for (const counts of Object.values(byKind)) for (const k of KINDS) totals[k] += counts[k];
   console.log('\n| kind (answerable development questions, every reading answered) | questions |\n|---|---|');
   for (const k of KINDS) console.log(`| ${k} | ${totals[k]} |`);
-  console.log(`wrote ${writeResults('qa-reader-dev', { split: 'dev', questions: 'answerable', decision: 'every reading answered', totals, collections })}`);
+  const name = setsDir ? `qa-reader-${basename(dir)}` : 'qa-reader-dev';
+  const split = setsDir ? `every question of ${relative(PROJECT_ROOT, dir)}` : 'dev';
+  console.log(`wrote ${writeResults(name, { split, questions: 'answerable', decision: 'every reading answered', totals, collections })}`);
+}
+
+/** The sets of a folder laid out as eval/collections: its folders with a questions.json. */
+function setsIn(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(join(dir, d.name, 'questions.json')))
+    .map((d) => d.name)
+    .sort();
+}
+
+function readSet(dir: string, name: string): CollectionQuestion[] {
+  return (JSON.parse(readFileSync(join(dir, name, 'questions.json'), 'utf8')) as { questions: CollectionQuestion[] }).questions;
 }
