@@ -9,7 +9,7 @@
 // npm run eval:qa -- --collections --reader [--sets train/qa]: the reader's failures by kind on the development halves
 // (scripts/lib/text/reader-diagnosis.ts), or on every question of the sets in a folder laid out as eval/collections
 // (the reader's training sets of other kinds of text, which no shipped model was fitted on): writes
-// docs/results/qa-reader-dev.json, or qa-reader-<folder>.json.
+// docs/results/qa-reader-dev.json, or qa-reader-<folder>.json (qa-reader-eval-trials.json).
 // npm run eval:qa -- --collections [--only a,b] [--split dev|test] [--dump rows.json]
 // The generalisation evaluation (scripts/lib/text/collections-eval.ts): eval/collections/* and SQuAD 2.0, scored
 // strictly; writes docs/results/qa-collections-<split>.json (without --only).

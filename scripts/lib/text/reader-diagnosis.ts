@@ -8,9 +8,9 @@
 //   - refused_before_reading: the pipeline refused before any reading (no relevant passage, the catalogue rules).
 // Writes docs/results/qa-reader-dev.json. With a folder of other sets laid out as eval/collections (`--sets train/qa`:
 // <set>/docs and <set>/questions.json), every answerable question of each set instead, written to
-// docs/results/qa-reader-<folder>.json.
+// docs/results/qa-reader-<folder, its slashes as dashes>.json (qa-reader-train-qa.json).
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { basename, join, relative, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { PROJECT_ROOT } from '../../../src/infra/paths.js';
 import { ANSWERABILITY_FEATURES, type Answerability } from '../../../src/text/rag/ask/answerability.js';
 import { openModel } from '../ml/logistic.js';
@@ -79,7 +79,7 @@ export async function runReaderDiagnosis(setsDir?: string): Promise<void> {
   for (const byKind of Object.values(collections)) for (const counts of Object.values(byKind)) for (const k of KINDS) totals[k] += counts[k];
   console.log('\n| kind (answerable development questions, every reading answered) | questions |\n|---|---|');
   for (const k of KINDS) console.log(`| ${k} | ${totals[k]} |`);
-  const name = setsDir ? `qa-reader-${basename(dir)}` : 'qa-reader-dev';
+  const name = setsDir ? `qa-reader-${relative(PROJECT_ROOT, dir).replaceAll('/', '-')}` : 'qa-reader-dev';
   const split = setsDir ? `every question of ${relative(PROJECT_ROOT, dir)}` : 'dev';
   console.log(`wrote ${writeResults(name, { split, questions: 'answerable', decision: 'every reading answered', totals, collections })}`);
 }
