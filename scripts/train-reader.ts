@@ -26,9 +26,10 @@ import {
   spanCandidates,
   spanRows,
 } from '../src/text/rag/ask/reader.js';
+import { contextStems, sectionHeadings } from '../src/text/rag/ask/sections.js';
 import type { ConsensusSettings } from '../src/text/rag/ask/span-consensus.js';
 import { chunkDocument } from '../src/text/rag/chunker.js';
-import { splitSentences } from '../src/text/sentences.js';
+import { sentenceSpans } from '../src/text/sentences.js';
 import { type GbdtParams, bagEnsembles, trainGbdtHistogram } from './lib/ml/gbdt.js';
 import { ensembleToOnnx } from './lib/ml/onnx-trees.js';
 import { type Half, type Question, indexed, readTrainSets } from './lib/text/reader-train-sets.js';
@@ -111,7 +112,11 @@ function prepare(h: Half): Prepared[] {
     hits.forEach(([id, score], chunkRank) => {
       const chunkBm25 = top > 0 ? score / top : 1;
       const title = titleStems(h.sources[Number(id)]!);
-      splitSentences(h.chunks[Number(id)]!).forEach((text, position) => candidates.push({ text, chunkRank, chunkBm25, position, titleStems: title }));
+      const chunk = h.chunks[Number(id)]!;
+      // As the service reads: each sentence holds its section heading's words too (sections.ts; within the chunk).
+      const spans = sentenceSpans(chunk);
+      const headings = sectionHeadings(chunk, spans, null, false);
+      spans.forEach(({ text }, position) => candidates.push({ text, chunkRank, chunkBm25, position, titleStems: contextStems(title, headings[position]!) }));
     });
     // In the other sets, whitespace-insensitive: a hard-wrapped file's answer may run across a line break.
     const plain = h.wrapped ? oneLine : (s: string) => s;

@@ -4,7 +4,7 @@
 // (and the part-of-speech tagger) are loaded on this thread only without one.
 import type { QaReader } from '../../qa-reader.js';
 import { bm25Tokens } from '../../search/bm25.js';
-import { splitSentences } from '../../sentences.js';
+import { sentenceSpans } from '../../sentences.js';
 import type { RagService, SearchHit } from '../service.js';
 import type { AnswerType } from './answer-type.js';
 import type { CorpusVocabulary } from './corpus.js';
@@ -13,6 +13,7 @@ import { completeFragment, titleStems } from './passages.js';
 import type { LearnedReader, ReadResult, SentenceCandidate, analyseQuestion } from './reader.js';
 import type { ReadArgs } from './reader-task.js';
 import { reflowed } from './reflow.js';
+import { contextStems, headingBefore, sectionHeadings } from './sections.js';
 
 /** What an answer is: a span (factoid), sentences (open), or the sentence of a doubtful span (sentence). */
 export type ShownType = AnswerType | 'sentence';
@@ -143,18 +144,23 @@ export class PassageReader {
   private candidates(hits: SearchHit[]): Candidate[] {
     const topBm25 = Math.max(0, ...hits.map((h) => h.bm25_score));
     return hits.flatMap((hit, chunkRank) => {
-      const found = splitSentences(hit.text);
+      const spans = sentenceSpans(hit.text);
+      const found = spans.map((s) => s.text);
+      const previous = hit.chunk_index > 0 ? this.rag.chunk(hit.source, hit.chunk_index - 1) : undefined;
       // A chunk cut mid-sentence opens with a fragment ("of the forest reserves should...", or "Americans a chance to
       // choose..." after "...small businesses and uninsured"): read it whole. The previous chunk, which overlaps it,
       // says whether its first words start a sentence.
-      if (found.length && hit.chunk_index > 0) {
-        const previous = this.rag.chunk(hit.source, hit.chunk_index - 1);
-        const whole = previous ? completeFragment(previous.text, found[0]!) : null;
+      if (found.length && previous) {
+        const whole = completeFragment(previous.text, found[0]!);
         if (whole) found[0] = whole;
       }
       const chunkBm25 = topBm25 > 0 ? hit.bm25_score / topBm25 : 1;
       const title = titleStems(hit.source);
-      return (found.length ? found : [hit.text]).map((text, position) => ({ text, chunkRank, chunkBm25, position, titleStems: title, hit }));
+      if (!found.length) return [{ text: hit.text, chunkRank, chunkBm25, position: 0, titleStems: title, hit }];
+      // Each sentence holds its document's name's words and its section heading's (sections.ts).
+      const before = previous ? headingBefore(previous.text, hit.text, hit.chunk_index === 1) : null;
+      const headings = sectionHeadings(hit.text, spans, before, hit.chunk_index === 0);
+      return found.map((text, position) => ({ text, chunkRank, chunkBm25, position, titleStems: contextStems(title, headings[position]!), hit }));
     });
   }
 

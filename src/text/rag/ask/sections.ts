@@ -1,0 +1,104 @@
+// The heading a sentence stands under. A reference page, a README or a FAQ names its subject once, in the heading of
+// a section ("32 bit time_t build failures", a configuration key over its indented description), and the sentences
+// under it speak of that subject without naming it again ("This can be allowed by passing TIME_T_32_BIT_OK=yes to
+// configure.", "Default value is 5 seconds."). The reader counts a question word that the heading holds as held by
+// each sentence of the section, as it does for the words of the document's name (sentence-features.ts, titleStems).
+// Headings are found by the shape of the text alone, never by their words:
+// - a short line of its own, not indented, after a blank line (or at the chunk's start), followed by a blank line or by
+//   lines indented under it (a term over its description), which ends with no sentence mark and looks like no code;
+// - the opening words of a paragraph before a colon ("Checksum validation: By default, ..."), as readable.ts writes a
+//   Markdown heading, or a plain-text heading over its underline, before the section's first paragraph.
+import { bm25Tokens } from '../../search/bm25.js';
+import type { SentenceSpan } from '../../sentences.js';
+import { memoise } from './lexical.js';
+
+export interface Heading {
+  /** Where the heading starts in the chunk. */
+  start: number;
+  text: string;
+}
+
+const MAX_WORDS = 8;
+const MAX_CHARS = 80;
+/** Signs of a line of code or a command rather than a heading. */
+const CODE_LIKE = /[=(){}[\];<>|]|\s--?[a-z]|^\s*(?:\$|#|\/\/|--?\w|[-*+•]\s|['"`])/;
+/** A paragraph that opens with a few words and a colon: its heading (readable.ts). */
+const LEAD = /^([^\s:][^:.!?\n]{0,60}?):\s+\S/;
+
+const wordsOf = (text: string) => text.split(/\s+/).filter(Boolean);
+const blank = (line: string | undefined) => line === undefined || !line.trim();
+const indent = (line: string) => line.length - line.trimStart().length;
+/** A heading says something with letters: at least two in a row ("Q:" and "A:" of a FAQ are no headings). */
+const worded = (text: string) => /\p{L}{2}/u.test(text) && wordsOf(text).length <= MAX_WORDS;
+
+/**
+ * The headings of a chunk, in order (see the header). Its first line counts as after a blank line only at the
+ * document's start (`opensDocument`): a later chunk may start in the middle of a paragraph, and its heading there is
+ * the previous chunk's (headingBefore).
+ */
+export function headingsOf(chunk: string, opensDocument = false): Heading[] {
+  const out: Heading[] = [];
+  const lines = chunk.split('\n');
+  let at = 0;
+  lines.forEach((line, i) => {
+    const start = at;
+    at += line.length + 1;
+    if (blank(line) || indent(line) > 0 || (i === 0 ? !opensDocument : !blank(lines[i - 1]))) return;
+    const text = line.trim();
+    const lead = LEAD.exec(text);
+    if (lead && worded(lead[1]!) && !CODE_LIKE.test(lead[1]!)) {
+      out.push({ start, text: lead[1]!.trim() });
+      return;
+    }
+    const next = lines[i + 1];
+    const underIt = next !== undefined && (blank(next) || indent(next) > 0);
+    if (!underIt || text.length > MAX_CHARS || !worded(text) || /[.,;!?]$/.test(text) || CODE_LIKE.test(text)) return;
+    out.push({ start, text: text.replace(/:$/, '') });
+  });
+  return out;
+}
+
+/**
+ * The heading each sentence of a chunk stands under: the last heading of the chunk that starts at or before it, else
+ * `before` (the heading the chunk starts under, from the chunk before it: headingBefore); null when there is none. A sentence that is
+ * its own heading, or opens with it, stands under it too, which adds nothing it does not hold.
+ */
+export function sectionHeadings(
+  chunk: string,
+  sentences: readonly Pick<SentenceSpan, 'start'>[],
+  before: string | null,
+  opensDocument: boolean,
+): (string | null)[] {
+  const headings = headingsOf(chunk, opensDocument);
+  let k = -1;
+  return sentences.map((s) => {
+    while (k + 1 < headings.length && headings[k + 1]!.start <= s.start) k++;
+    return k >= 0 ? headings[k]!.text : before;
+  });
+}
+
+/**
+ * The heading a chunk starts under, from the chunk before it: the last heading of `previous` before the place where
+ * `chunk` starts in it (chunks overlap, and a heading in the overlap is the chunk's own); null when it has none.
+ */
+export function headingBefore(previous: string, chunk: string, previousOpensDocument: boolean): string | null {
+  const probe = chunk.trimStart().slice(0, 40);
+  const at = probe ? previous.lastIndexOf(probe) : -1;
+  // A heading on the chunk's first line is found here, in its context.
+  const end = at < 0 ? previous.length : at;
+  return (
+    headingsOf(previous, previousOpensDocument)
+      .filter((h) => h.start <= end)
+      .at(-1)?.text ?? null
+  );
+}
+
+const headingStems = memoise(10_000, (heading: string) => bm25Tokens(heading));
+const withHeading = memoise(10_000, (key: string) => {
+  const [heading, ...title] = key.split('\n');
+  return new Set([...title, ...headingStems(heading!)]);
+});
+
+/** The stems a sentence counts as holding beyond its own words: its document's name's (`title`) and its heading's. */
+export const contextStems = (title: ReadonlySet<string>, heading: string | null): ReadonlySet<string> =>
+  heading === null ? title : withHeading([heading, ...title].join('\n'));
