@@ -62,6 +62,18 @@ describe('headings', () => {
     expect(headingBefore(previous, 'unrelated text', true)).toBe('max_size');
   });
 
+  it('takes the signature that opens an API section for its heading, and gives no heading to lines of code', () => {
+    const api = [
+      'create(filename, options): Create a header value for the file.',
+      '',
+      "res.setHeader('X', create('a.pdf'));",
+      '',
+      'The name is optional.',
+    ].join('\n');
+    const spans = sentenceSpans(api);
+    expect(sectionHeadings(api, spans, null, true)).toEqual(['create(filename, options)', null, 'create(filename, options)']);
+  });
+
   it("adds the heading's stems to the document name's", () => {
     const title = new Set(['client']);
     expect([...contextStems(title, 'idle_period')].sort()).toEqual(['client', 'idle_period']);

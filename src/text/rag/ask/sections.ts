@@ -4,10 +4,14 @@
 // configure.", "Default value is 5 seconds."). The reader counts a question word that the heading holds as held by
 // each sentence of the section, as it does for the words of the document's name (sentence-features.ts, titleStems).
 // Headings are found by the shape of the text alone, never by their words:
-// - a short line of its own, not indented, after a blank line (or at the chunk's start), followed by a blank line or by
-//   lines indented under it (a term over its description), which ends with no sentence mark and looks like no code;
-// - the opening words of a paragraph before a colon ("Checksum validation: By default, ..."), as readable.ts writes a
-//   Markdown heading, or a plain-text heading over its underline, before the section's first paragraph.
+// - a short line of its own, not indented, after a blank line (or at the document's start), followed by a blank line
+//   or by lines indented under it (a term over its description), which ends with no sentence mark and looks like no
+//   code;
+// - the opening words of a paragraph before a colon ("Checksum validation: By default, ...", "create(filename,
+//   options): Create ..."), as readable.ts writes a Markdown heading, or a plain-text heading over its underline,
+//   before the section's first paragraph.
+// A line of code under a heading gets none: the heading's words would make every example of a section look like the
+// answer to a question on its subject.
 import { bm25Tokens } from '../../search/bm25.js';
 import type { SentenceSpan } from '../../sentences.js';
 import { memoise } from './lexical.js';
@@ -22,6 +26,11 @@ const MAX_WORDS = 8;
 const MAX_CHARS = 80;
 /** Signs of a line of code or a command rather than a heading. */
 const CODE_LIKE = /[=(){}[\];<>|]|\s--?[a-z]|^\s*(?:\$|#|\/\/|--?\w|[-*+•]\s|['"`])/;
+/**
+ * A sentence of code (a statement, a call, an object): the heading's words would make any example under it look like
+ * an answer to a question on the section's subject.
+ */
+const CODE_LINE = /[;{}[,]\s*$|=>|^\s*(?:const|let|var|import|export|return)\b|^\s*[\w.$]+\(|^\s*[{[]/;
 /** A paragraph that opens with a few words and a colon: its heading (readable.ts). */
 const LEAD = /^([^\s:][^:.!?\n]{0,60}?):\s+\S/;
 
@@ -46,7 +55,7 @@ export function headingsOf(chunk: string, opensDocument = false): Heading[] {
     if (blank(line) || indent(line) > 0 || (i === 0 ? !opensDocument : !blank(lines[i - 1]))) return;
     const text = line.trim();
     const lead = LEAD.exec(text);
-    if (lead && worded(lead[1]!) && !CODE_LIKE.test(lead[1]!)) {
+    if (lead && worded(lead[1]!)) {
       out.push({ start, text: lead[1]!.trim() });
       return;
     }
@@ -65,7 +74,7 @@ export function headingsOf(chunk: string, opensDocument = false): Heading[] {
  */
 export function sectionHeadings(
   chunk: string,
-  sentences: readonly Pick<SentenceSpan, 'start'>[],
+  sentences: readonly (Pick<SentenceSpan, 'start'> & { text?: string })[],
   before: string | null,
   opensDocument: boolean,
 ): (string | null)[] {
@@ -73,6 +82,8 @@ export function sectionHeadings(
   let k = -1;
   return sentences.map((s) => {
     while (k + 1 < headings.length && headings[k + 1]!.start <= s.start) k++;
+    const own = k >= 0 && headings[k]!.start === s.start;
+    if (!own && s.text !== undefined && CODE_LINE.test(s.text)) return null;
     return k >= 0 ? headings[k]!.text : before;
   });
 }
