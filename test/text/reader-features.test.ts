@@ -469,9 +469,25 @@ describe('the shipped reader', () => {
     ];
     const candidates = oneChunk(text);
     expect(reader.read(q, candidates)!.answer).toBe(text.join(' '));
-    // A sentence that gives the cause itself stands alone, and so does one whose next sentence does not point back.
-    const plain = [text[0]!, 'Fragmentation is lower because the custom allocator pools pages.'];
-    expect(reader.read(q, oneChunk(plain))!.answer).toBe(plain[0]);
+  });
+
+  it('goes on with the next sentence of an open answer when the ranker finds it close enough (CONTINUE_SHARE)', () => {
+    const q = analyseQuestion('when the service runs as root, how do i make it use another account than daemon?', () => 1);
+    const others = ['Logs are written to the journal and rotated weekly.', 'Each worker process handles one connection at a time.'];
+    const section = (next: string) => [
+      ...oneChunk(['Running as root.', 'If the service is started as root, it drops its privileges to the daemon user by default.', next]),
+      ...others.map((text, position) => ({ text, chunkRank: 1, chunkBm25: 0.8, position })),
+    ];
+    const read = reader.read(q, section('If you want it to use some other account, name it in the RUN_AS environment variable.'))!;
+    expect(read.answer).toBe(
+      'If the service is started as root, it drops its privileges to the daemon user by default. If you want it to use some other account, name it in the RUN_AS environment variable.',
+    );
+    // The learned decision judges the sentence read, without the one it goes on with.
+    expect(read.core).toBe('If the service is started as root, it drops its privileges to the daemon user by default.');
+    // A next sentence that says nothing of the question is left out.
+    expect(reader.read(q, section('The build takes ten minutes on a laptop.'))!.answer).toBe(
+      'If the service is started as root, it drops its privileges to the daemon user by default.',
+    );
   });
 
   it('answers a factoid whose span points ahead ("the following option") with what its sentence announces', () => {

@@ -64,6 +64,26 @@ describe('answer step', () => {
     expect(ctx.events.map(([s]) => s)).toEqual(['answerability']);
   });
 
+  it('judges an open answer that goes on with the next sentence by the sentence read, and shows both', async () => {
+    // A decision that weighs only the answer's length: a longer answer would fall below its threshold.
+    const byLength: Answerability = { ...decision(2), weights: ANSWERABILITY_FEATURES.map((f) => (f === 'answer_words' ? -1 : 0)) };
+    const read = 'The tests use the nobody user.';
+    const shown = `${read} Set NON_ROOT_USERNAME to use another one, which must be able to read the build directory and write to it.`;
+    const run = async (r: ReturnType<typeof reading>) => {
+      const { ctx } = ready();
+      await new AnswerStep({ llm: fakeLlm(null).llm, reader: fakeReader(r).reader, learned: learned({ decision: byLength }), support: DEFAULT_SUPPORT }).run(
+        ctx,
+      );
+      return ctx;
+    };
+    const judged = await run(reading(shown, { core: read, answerType: 'open' }));
+    expect(judged.answered?.answer).toBe(shown);
+    expect(judged.guardrails.answerability).toMatchObject({ passed: true });
+    expect(judged.guardrails.answerability).toMatchObject({ features: { answer_words: Math.round(Math.log1p(6) * 1e4) / 1e4 } });
+    // Judged by the whole answer, the same reading is refused.
+    expect((await run(reading(shown, { answerType: 'open' }))).response?.answer).toBe(NOT_FOUND);
+  });
+
   it('answers from a reading the gate made, as it is, once the decision passes it', async () => {
     const { reader, calls } = fakeReader(reading('other'));
     const { ctx } = ready();

@@ -27,6 +27,8 @@ export interface PassageRef {
 /** An extractive reading: the answer, the passage it comes from, its type and the reader's support for it. */
 export interface PassageReading {
   answer: string;
+  /** The answer without the sentence it goes on with, when it does (ReadResult.core): what the learned decision judges. */
+  core?: string;
   passage: PassageRef;
   answerType: ShownType;
   support: number;
@@ -129,7 +131,8 @@ export class PassageReader {
     const doubtful = read.answerType === 'factoid' && read.spanScore !== null && read.spanScore < this.options.spanDoubt();
     if (doubtful) return { answer: withoutAnswerMarker(read.sentence), passage, answerType: 'sentence', support: read.support, warnings };
     const answer = read.answerType === 'factoid' ? wholeNumber(read.answer, read.sentence) : withoutAnswerMarker(read.answer);
-    return { answer, passage, answerType: read.answerType, support: read.support, warnings };
+    const core = read.core === undefined ? {} : { core: withoutAnswerMarker(read.core) };
+    return { answer, ...core, passage, answerType: read.answerType, support: read.support, warnings };
   }
 
   /** The best passage of one document for the question: among its retrieved chunks, else its first chunk. */

@@ -16,7 +16,7 @@ import type { AskStep, LearnedParts } from './step.js';
 /** The learned decision on an extractive reading: the probability that it is right, its verdict and its level. */
 export function learnedDecision(
   model: Answerability,
-  read: Pick<PassageReading, 'answer' | 'answerType' | 'support'>,
+  read: Pick<PassageReading, 'answer' | 'core' | 'answerType' | 'support'>,
   kept: SearchHit[],
   support: SupportVerdict,
   entityShare: number,
@@ -30,7 +30,7 @@ export function learnedDecision(
     support,
     factors,
     topSemantic: Math.max(0, ...kept.map((h) => h.semantic_score)),
-    answer: read.answer,
+    answer: read.core ?? read.answer,
     factoid: read.answerType !== 'open',
   });
   const probability = Math.round(answerabilityProbability(model, x) * 1e4) / 1e4;
