@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CorpusVocabulary } from '../../src/text/rag/ask/corpus.js';
 import { PassageReader, type WindowSupport } from '../../src/text/rag/ask/read-passages.js';
+import type { ReadArgs } from '../../src/text/rag/ask/reader-task.js';
 import { hit } from './ask-steps/fakes.js';
 
 const reader = () =>
@@ -53,5 +54,26 @@ describe('the answer of a hard-wrapped passage', () => {
     const read = await reader().read('When was the bridge built?', 'factoid', [hit(wrapped)]);
     expect(read?.answer).toBe('The bridge was built in 1820 by the town.');
     expect(read?.passage?.text).toBe(wrapped);
+  });
+});
+
+describe('the candidates sent to the reader', () => {
+  it('carry their section heading among their words, and whether a blank line opens their paragraph', async () => {
+    let sent: ReadArgs | null = null;
+    const capture = new PassageReader({ chunk: () => undefined }, { rarity: () => () => 1 } as unknown as CorpusVocabulary, {
+      readInWorker: async (args) => {
+        sent = args;
+        return null;
+      },
+      spanDoubt: () => 0.5,
+    });
+    const text = 'Setup.\n\nidle_period\n    How long a connection may stay unused.\n    Default value is 30 seconds.\n\nThe end is near.';
+    await capture.read('What is the default of idle_period?', 'open', [hit(text)]);
+    const candidates = (sent as ReadArgs | null)!.candidates;
+    const of = (start: string) => candidates.find((c) => c.text.startsWith(start))!;
+    expect(of('Default value').titleStems).toContain('idle_period');
+    expect(of('Setup').titleStems ?? []).not.toContain('idle_period');
+    expect(of('The end').opensParagraph).toBe(true);
+    expect(of('Default value').opensParagraph).toBeUndefined();
   });
 });

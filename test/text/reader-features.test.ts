@@ -484,10 +484,28 @@ describe('the shipped reader', () => {
     );
     // The learned decision judges the sentence read, without the one it goes on with.
     expect(read.core).toBe('If the service is started as root, it drops its privileges to the daemon user by default.');
+    // Nor does it go on into the next paragraph.
+    const nextParagraph = section('If you want it to use some other account, name it in the RUN_AS environment variable.').map((c, i) =>
+      i === 2 ? { ...c, opensParagraph: true } : c,
+    );
+    expect(reader.read(q, nextParagraph)!.answer).toBe('If the service is started as root, it drops its privileges to the daemon user by default.');
     // A next sentence that says nothing of the question is left out.
     expect(reader.read(q, section('The build takes ten minutes on a laptop.'))!.answer).toBe(
       'If the service is started as root, it drops its privileges to the daemon user by default.',
     );
+  });
+
+  it('quotes two sentences that do not follow each other as two excerpts, and has the decision judge them as read', () => {
+    const q = analyseQuestion('what did the committee say about the budget of the museum?', () => 1);
+    const text = [
+      'The committee said the budget of the museum must shrink by a tenth.',
+      'Visitors came from many towns.',
+      'Later the committee said the museum budget could grow again in two years.',
+      'The garden was replanted.',
+    ];
+    const read = reader.read(q, oneChunk(text))!;
+    expect(read.answer).toBe(`${text[0]} … ${text[2]}`);
+    expect(read.core).toBe(`${text[0]} ${text[2]}`);
   });
 
   it('answers a factoid whose span points ahead ("the following option") with what its sentence announces', () => {

@@ -163,7 +163,15 @@ export class PassageReader {
       // Each sentence holds its document's name's words and its section heading's (sections.ts).
       const before = previous ? headingBefore(previous.text, hit.text, hit.chunk_index === 1) : null;
       const headings = sectionHeadings(hit.text, spans, before, hit.chunk_index === 0);
-      return found.map((text, position) => ({ text, chunkRank, chunkBm25, position, titleStems: contextStems(title, headings[position]!), hit }));
+      return found.map((text, position) => ({
+        text,
+        chunkRank,
+        chunkBm25,
+        position,
+        titleStems: contextStems(title, headings[position]!),
+        opensParagraph: position > 0 && /\n[ \t]*\n/.test(hit.text.slice(spans[position - 1]!.end, spans[position]!.start)),
+        hit,
+      }));
     });
   }
 
@@ -208,11 +216,12 @@ export class PassageReader {
       const args: ReadArgs = {
         question,
         rarity: Object.fromEntries([...new Set(bm25Tokens(question))].map((s) => [s, rarity(s)])),
-        candidates: candidates.map(({ text, chunkRank, chunkBm25, position, titleStems }) => ({
+        candidates: candidates.map(({ text, chunkRank, chunkBm25, position, titleStems, opensParagraph }) => ({
           text,
           chunkRank,
           chunkBm25,
           position,
+          ...(opensParagraph ? { opensParagraph } : {}),
           ...(titleStems ? { titleStems: [...titleStems] } : {}),
         })),
       };

@@ -46,8 +46,8 @@ export interface ReadResult {
   /** The answer: a span for a factoid question, one or two sentences for an open one. */
   answer: string;
   /**
-   * For an open answer that goes on with the sentence after the one read (continuation): the answer without it,
-   * which the learned decision judges, as it was fitted on the sentences read.
+   * For an open answer that goes on with the sentence after the one read (continuation), or quotes two excerpts: the
+   * sentences read, joined as they were when the learned decision was fitted, which is what it judges.
    */
   core?: string;
   /** The sentence(s) the answer comes from. */
@@ -112,7 +112,10 @@ export class LearnedReader {
       const more = after.length || read.length > pair.length ? [] : continuation(q, candidates, pair, p);
       // A FAQ's answer marker ("A: ") of a sentence after the first is no part of the answer either.
       const join = (ids: number[]) => ids.map((i) => withoutAnswerMarker(candidates[i]!.text)).join(' ');
-      const text = join([...read, ...more]);
+      // Two sentences that do not follow each other (the runner-up further on) are quoted as two excerpts.
+      const text = [...read, ...more]
+        .map((i, k, ids) => (k && neighbour(candidates, candidates[ids[k - 1]!]!, 1) !== i ? '… ' : '') + withoutAnswerMarker(candidates[i]!.text))
+        .join(' ');
       const answered = {
         answerType: 'open' as const,
         answer: text,
@@ -122,7 +125,8 @@ export class LearnedReader {
         spanScore: null,
         support: p[top]!,
       };
-      return more.length ? { ...answered, core: join(read) } : answered;
+      const core = join(read);
+      return text === core ? answered : { ...answered, core };
     }
     const spans: { i: number; text: string; score: number }[] = [];
     const rows: ArrayLike<number>[] = [];
@@ -235,12 +239,12 @@ export const CONTINUE_SHARE = 0.25;
  * at least CONTINUE_SHARE of the best one's probability: the sentence that matches the question often only names its
  * subject ("If you run the tests as root, ... 'nobody' by default."), and the one after it says what the question
  * asks ("If you want to use some other non-root username, specify it via ..."). Not a sentence that asks, nor a lone
- * word (a heading).
+ * word (a heading), nor one that opens the next paragraph.
  */
 function continuation(q: QuestionInfo, candidates: SentenceCandidate[], pair: number[], p: number[]): number[] {
   if (q.answerType !== 'open' || pair.length > 1) return [];
   const next = neighbour(candidates, candidates[pair[0]!]!, 1);
-  if (next < 0 || p[next]! < CONTINUE_SHARE * p[pair[0]!]!) return [];
+  if (next < 0 || candidates[next]!.opensParagraph || p[next]! < CONTINUE_SHARE * p[pair[0]!]!) return [];
   const text = candidates[next]!.text;
   return asksQuestion(text) || loneWord(text) ? [] : [next];
 }
