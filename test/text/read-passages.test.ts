@@ -58,7 +58,7 @@ describe('the answer of a hard-wrapped passage', () => {
 });
 
 describe('the candidates sent to the reader', () => {
-  it('carry their section heading among their words, and whether a blank line opens their paragraph', async () => {
+  it('carry their section heading among their words', async () => {
     let sent: ReadArgs | null = null;
     const capture = new PassageReader({ chunk: () => undefined }, { rarity: () => () => 1 } as unknown as CorpusVocabulary, {
       readInWorker: async (args) => {
@@ -73,7 +73,5 @@ describe('the candidates sent to the reader', () => {
     const of = (start: string) => candidates.find((c) => c.text.startsWith(start))!;
     expect(of('Default value').titleStems).toContain('idle_period');
     expect(of('Setup').titleStems ?? []).not.toContain('idle_period');
-    expect(of('The end').opensParagraph).toBe(true);
-    expect(of('Default value').opensParagraph).toBeUndefined();
   });
 });

@@ -484,11 +484,6 @@ describe('the shipped reader', () => {
     );
     // The learned decision judges the sentence read, without the one it goes on with.
     expect(read.core).toBe('If the service is started as root, it drops its privileges to the daemon user by default.');
-    // Nor does it go on into the next paragraph.
-    const nextParagraph = section('If you want it to use some other account, name it in the RUN_AS environment variable.').map((c, i) =>
-      i === 2 ? { ...c, opensParagraph: true } : c,
-    );
-    expect(reader.read(q, nextParagraph)!.answer).toBe('If the service is started as root, it drops its privileges to the daemon user by default.');
     // A next sentence that says nothing of the question is left out.
     expect(reader.read(q, section('The build takes ten minutes on a laptop.'))!.answer).toBe(
       'If the service is started as root, it drops its privileges to the daemon user by default.',
@@ -604,6 +599,13 @@ describe('the shipped reader', () => {
     // Without the file name the passing mention wins (the failure this guards against), with it the answer does.
     expect(best(reader.rankSentences(q, candidates()))).toBe(speech[0]);
     expect(best(reader.rankSentences(q, candidates(titleStems('1964_lyndon_b_johnson_d.txt'))))).toBe(speech[1]);
+  });
+});
+
+describe('a name that the span cuts short', () => {
+  it('takes the rest of the name, but not past the end of its line', () => {
+    expect(wholeName('written by Philip A. Nelson.', 'Philip', new Set())).toBe('Philip A. Nelson');
+    expect(wholeName('Author: Philip A. Nelson\nE-mail: phil@example.org', 'Philip', new Set())).toBe('Philip A. Nelson');
   });
 });
 

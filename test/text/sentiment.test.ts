@@ -264,7 +264,11 @@ describe('fallback interpretation', () => {
     expect(a).toMatch(/strongly positive \(90% positive\)/);
     expect(a).toMatch(/dominant emotion is joy \(60%\)/);
     expect(b).toMatch(/only slightly positive.*negative signals are close behind at 35%/);
-    expect(b).toMatch(/matter-of-fact \(70% neutral\)/);
+    expect(b).toMatch(/mostly matter-of-fact \(70% neutral\)/);
+    // Neutral at a third, beside anger at a third, is no majority: the text does not say "mostly".
+    const even = interpretFromScores({ positive: 0.1, negative: 0.6, neutral: 0.3 }, { ...e, joy: 0.02, anger: 0.33, neutral: 0.34 }, ['negative']);
+    expect(even).toMatch(/no feeling stands out: matter-of-fact leads with 34% \(neutral\), and the strongest emotion is anger at 33%/);
+    expect(even).not.toMatch(/mostly/);
     expect(b).toMatch(/2 of its 3 parts lean positive/);
     expect(a).not.toBe(b);
   });

@@ -159,8 +159,12 @@ export function interpretFromScores(
   const lead = top === 'neutral' ? `The text is ${strength} neutral in tone (${pct(p)} neutral)` : `The text reads as ${strength} ${top} (${pct(p)} ${top})`;
   const sentences = [`${lead}${mixed}.`];
   if (emo[0] === 'neutral') {
+    // "Mostly" only for a majority: at 33% neutral beside 33% anger, no feeling stands out.
+    const strongest = `the strongest emotion is ${nonNeutral[0]} at ${pct(emotions[nonNeutral[0]!])}`;
     sentences.push(
-      `Emotionally it is mostly matter-of-fact (${pct(emotions.neutral)} neutral); the strongest emotion is ${nonNeutral[0]} at ${pct(emotions[nonNeutral[0]!])}.`,
+      emotions.neutral >= 0.5
+        ? `Emotionally it is mostly matter-of-fact (${pct(emotions.neutral)} neutral); ${strongest}.`
+        : `Emotionally no feeling stands out: matter-of-fact leads with ${pct(emotions.neutral)} (neutral), and ${strongest}.`,
     );
   } else {
     // Runners-up are named only when they count ("followed by surprise (0%)" says nothing).

@@ -169,7 +169,6 @@ export class PassageReader {
         chunkBm25,
         position,
         titleStems: contextStems(title, headings[position]!),
-        opensParagraph: position > 0 && /\n[ \t]*\n/.test(hit.text.slice(spans[position - 1]!.end, spans[position]!.start)),
         hit,
       }));
     });
@@ -216,12 +215,11 @@ export class PassageReader {
       const args: ReadArgs = {
         question,
         rarity: Object.fromEntries([...new Set(bm25Tokens(question))].map((s) => [s, rarity(s)])),
-        candidates: candidates.map(({ text, chunkRank, chunkBm25, position, titleStems, opensParagraph }) => ({
+        candidates: candidates.map(({ text, chunkRank, chunkBm25, position, titleStems }) => ({
           text,
           chunkRank,
           chunkBm25,
           position,
-          ...(opensParagraph ? { opensParagraph } : {}),
           ...(titleStems ? { titleStems: [...titleStems] } : {}),
         })),
       };

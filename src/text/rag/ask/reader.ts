@@ -239,12 +239,12 @@ export const CONTINUE_SHARE = 0.25;
  * at least CONTINUE_SHARE of the best one's probability: the sentence that matches the question often only names its
  * subject ("If you run the tests as root, ... 'nobody' by default."), and the one after it says what the question
  * asks ("If you want to use some other non-root username, specify it via ..."). Not a sentence that asks, nor a lone
- * word (a heading), nor one that opens the next paragraph.
+ * word (a heading). It may open the next paragraph: in a novel, the next line of a dialogue does.
  */
 function continuation(q: QuestionInfo, candidates: SentenceCandidate[], pair: number[], p: number[]): number[] {
   if (q.answerType !== 'open' || pair.length > 1) return [];
   const next = neighbour(candidates, candidates[pair[0]!]!, 1);
-  if (next < 0 || candidates[next]!.opensParagraph || p[next]! < CONTINUE_SHARE * p[pair[0]!]!) return [];
+  if (next < 0 || p[next]! < CONTINUE_SHARE * p[pair[0]!]!) return [];
   const text = candidates[next]!.text;
   return asksQuestion(text) || loneWord(text) ? [] : [next];
 }
@@ -287,7 +287,8 @@ const INITIAL = /^\p{Lu}\.$/u;
  */
 function nameAfter(rest: string, span: string): string {
   if (!CAPITALISED.test(span.split(' ').pop() ?? '') || !/^ \S/.test(rest)) return '';
-  const words = rest.slice(1).split(' ');
+  // Not past the end of its line: "Author: Philip A. Nelson" over "E-mail: ..." ends the name at "Nelson".
+  const words = rest.slice(1).split('\n')[0]!.split(' ');
   const added: string[] = [];
   let lastWord = 0;
   for (const w of words.slice(0, 3)) {

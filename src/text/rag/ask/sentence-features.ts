@@ -21,8 +21,6 @@ export interface SentenceCandidate {
    * about X" then looks for X in Johnson's speech, not for the one sentence that happens to mention "Mrs. Johnson".
    */
   titleStems?: ReadonlySet<string>;
-  /** Whether a blank line stands before it in its chunk: it opens a paragraph (an open answer goes on only within one). */
-  opensParagraph?: boolean;
 }
 
 export const SENTENCE_FEATURES = [
