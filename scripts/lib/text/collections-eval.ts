@@ -137,15 +137,16 @@ export async function withFolder<T>(
   }
 }
 
-export function listCollections(): string[] {
-  return readdirSync(COLLECTIONS_DIR, { withFileTypes: true })
+/** The collections of a folder laid out as eval/collections (<name>/docs, <name>/questions.json): its folders. */
+export function listCollections(dir = COLLECTIONS_DIR): string[] {
+  return readdirSync(dir, { withFileTypes: true })
     .filter((d) => d.isDirectory())
     .map((d) => d.name)
     .sort();
 }
 
-export function readQuestions(collection: string): CollectionQuestion[] {
-  return (JSON.parse(readFileSync(join(COLLECTIONS_DIR, collection, 'questions.json'), 'utf8')) as { questions: CollectionQuestion[] }).questions;
+export function readQuestions(collection: string, dir = COLLECTIONS_DIR): CollectionQuestion[] {
+  return (JSON.parse(readFileSync(join(dir, collection, 'questions.json'), 'utf8')) as { questions: CollectionQuestion[] }).questions;
 }
 
 type Squad2 = {

@@ -9,7 +9,6 @@
 // Writes docs/results/qa-reader-dev.json. With a folder of other sets laid out as eval/collections (`--sets train/qa`:
 // <set>/docs and <set>/questions.json), every answerable question of each set instead, written to
 // docs/results/qa-reader-<folder, its slashes as dashes>.json (qa-reader-train-qa.json).
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { PROJECT_ROOT } from '../../../src/infra/paths.js';
 import { ANSWERABILITY_FEATURES, type Answerability } from '../../../src/text/rag/ask/answerability.js';
@@ -55,9 +54,9 @@ export function kindOf(q: Pick<CollectionQuestion, 'kind' | 'answerable' | 'answ
 export async function runReaderDiagnosis(setsDir?: string): Promise<void> {
   const dir = setsDir ? resolve(setsDir) : COLLECTIONS_DIR;
   const collections: Record<string, Record<string, Record<Kind, number>>> = {};
-  for (const name of setsDir ? setsIn(dir) : listCollections()) {
+  for (const name of listCollections(dir)) {
     const questions = setsDir
-      ? readSet(dir, name).filter((q) => q.answerable !== false)
+      ? readQuestions(name, dir).filter((q) => q.answerable !== false)
       : readQuestions(name).filter((q) => q.answerable && splitOf(name, q.id) === 'dev');
     const byKind: Record<string, Record<Kind, number>> = {};
     await withFolder(
@@ -82,16 +81,4 @@ export async function runReaderDiagnosis(setsDir?: string): Promise<void> {
   const name = setsDir ? `qa-reader-${relative(PROJECT_ROOT, dir).replaceAll('/', '-')}` : 'qa-reader-dev';
   const split = setsDir ? `every question of ${relative(PROJECT_ROOT, dir)}` : 'dev';
   console.log(`wrote ${writeResults(name, { split, questions: 'answerable', decision: 'every reading answered', totals, collections })}`);
-}
-
-/** The sets of a folder laid out as eval/collections: its folders with a questions.json. */
-function setsIn(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && existsSync(join(dir, d.name, 'questions.json')))
-    .map((d) => d.name)
-    .sort();
-}
-
-function readSet(dir: string, name: string): CollectionQuestion[] {
-  return (JSON.parse(readFileSync(join(dir, name, 'questions.json'), 'utf8')) as { questions: CollectionQuestion[] }).questions;
 }

@@ -110,12 +110,13 @@ export class LearnedReader {
       const after = listedAfter.length ? listedAfter : introduced(candidates, last);
       const read = [...leadBefore(candidates, pair[0]!), ...pair, ...(after.length ? after : reasonAfter(q, candidates, pair))];
       const more = after.length || read.length > pair.length ? [] : continuation(q, candidates, pair, p);
-      // A FAQ's answer marker ("A: ") of a sentence after the first is no part of the answer either.
-      const join = (ids: number[]) => ids.map((i) => withoutAnswerMarker(candidates[i]!.text)).join(' ');
-      // Two sentences that do not follow each other (the runner-up further on) are quoted as two excerpts.
-      const text = [...read, ...more]
-        .map((i, k, ids) => (k && neighbour(candidates, candidates[ids[k - 1]!]!, 1) !== i ? '… ' : '') + withoutAnswerMarker(candidates[i]!.text))
-        .join(' ');
+      // A FAQ's answer marker ("A: ") of a sentence after the first is no part of the answer either. Shown, two
+      // sentences that do not follow each other (the runner-up further on) are quoted as two excerpts.
+      const quote = (ids: number[], excerpts: boolean) =>
+        ids
+          .map((i, k) => (excerpts && k && neighbour(candidates, candidates[ids[k - 1]!]!, 1) !== i ? '… ' : '') + withoutAnswerMarker(candidates[i]!.text))
+          .join(' ');
+      const text = quote([...read, ...more], true);
       const answered = {
         answerType: 'open' as const,
         answer: text,
@@ -125,7 +126,7 @@ export class LearnedReader {
         spanScore: null,
         support: p[top]!,
       };
-      const core = join(read);
+      const core = quote(read, false);
       return text === core ? answered : { ...answered, core };
     }
     const spans: { i: number; text: string; score: number }[] = [];

@@ -74,7 +74,7 @@ export function headingsOf(chunk: string, opensDocument = false): Heading[] {
  */
 export function sectionHeadings(
   chunk: string,
-  sentences: readonly (Pick<SentenceSpan, 'start'> & { text?: string })[],
+  sentences: readonly Pick<SentenceSpan, 'start' | 'text'>[],
   before: string | null,
   opensDocument: boolean,
 ): (string | null)[] {
@@ -83,7 +83,7 @@ export function sectionHeadings(
   return sentences.map((s) => {
     while (k + 1 < headings.length && headings[k + 1]!.start <= s.start) k++;
     const own = k >= 0 && headings[k]!.start === s.start;
-    if (!own && s.text !== undefined && CODE_LINE.test(s.text)) return null;
+    if (!own && CODE_LINE.test(s.text)) return null;
     return k >= 0 ? headings[k]!.text : before;
   });
 }
