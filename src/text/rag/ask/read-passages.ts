@@ -129,9 +129,11 @@ export class PassageReader {
     const passage = passageOf(candidates, read.candidate, read.sentence);
     // A span the reader doubts (its expected token F1 below spanDoubt) is not shown alone: its sentence is the answer.
     const doubtful = read.answerType === 'factoid' && read.spanScore !== null && read.spanScore < this.options.spanDoubt();
-    if (doubtful) return { answer: withoutAnswerMarker(read.sentence), passage, answerType: 'sentence', support: read.support, warnings };
-    const answer = read.answerType === 'factoid' ? wholeNumber(read.answer, read.sentence) : withoutAnswerMarker(read.answer);
     const core = read.core === undefined ? {} : { core: withoutAnswerMarker(read.core) };
+    if (doubtful) return { answer: withoutAnswerMarker(read.sentence), ...core, passage, answerType: 'sentence', support: read.support, warnings };
+    if (read.answerType === 'factoid')
+      return { answer: wholeNumber(read.answer, read.sentence), passage, answerType: 'factoid', support: read.support, warnings };
+    const answer = withoutAnswerMarker(read.answer);
     return { answer, ...core, passage, answerType: read.answerType, support: read.support, warnings };
   }
 

@@ -46,8 +46,9 @@ export interface ReadResult {
   /** The answer: a span for a factoid question, one or two sentences for an open one. */
   answer: string;
   /**
-   * For an open answer that goes on with the sentence after the one read (continuation), or quotes two excerpts: the
-   * sentences read, joined as they were when the learned decision was fitted, which is what it judges.
+   * For an open answer that goes on with the sentence after the one read (continuation), or quotes two excerpts, and
+   * for a factoid's best sentence shown with the one after it: the sentences read, joined as they were when the learned
+   * decision was fitted, which is what it judges.
    */
   core?: string;
   /** The sentence(s) the answer comes from. */
@@ -151,16 +152,32 @@ export class LearnedReader {
     const spanScore = sigmoid(best.score);
     // "add the following option to the configuration file:" over "VerifyHostKeyDNS yes": the span points at what its
     // sentence announces, which is the answer.
-    const announced = POINTS_AHEAD.test(best.text) ? introduced(candidates, best.i) : [];
+    // The best sentence goes on with the one after it when that one is likely enough (followOn), as an open answer
+    // does: a sentence that matches the question often names only what is asked, and the next one gives it.
+    const follow = followOn(candidates, top, p);
+    const joined = best.i === top && follow >= 0;
+    const announced = POINTS_AHEAD.test(best.text) ? introduced(candidates, joined ? follow : best.i) : [];
+    const sentence = joined ? `${candidates[top]!.text} ${withAnnounced(candidates, follow)}` : withAnnounced(candidates, best.i);
+    // Shown as a sentence (a doubtful span), the answer is judged by the learned decision on the best sentence alone.
+    const core = joined ? { core: withAnnounced(candidates, top) } : {};
     if (announced.length) {
       const answer = candidates[announced[0]!]!.text;
-      const sentence = withAnnounced(candidates, best.i);
-      return { answerType: 'factoid', answer, sentence, candidate: best.i, sentenceProbability: p[best.i]!, spanScore, support: p[best.i]! * spanScore };
+      return {
+        answerType: 'factoid',
+        answer,
+        sentence,
+        ...core,
+        candidate: best.i,
+        sentenceProbability: p[best.i]!,
+        spanScore,
+        support: p[best.i]! * spanScore,
+      };
     }
     return {
       answerType: 'factoid',
       answer: wholeName(candidates[best.i]!.text, best.text, q.stems),
-      sentence: withAnnounced(candidates, best.i),
+      sentence,
+      ...core,
       candidate: best.i,
       sentenceProbability: p[best.i]!,
       spanScore,
@@ -242,6 +259,14 @@ export const CONTINUE_SHARE = 0.25;
  * asks ("If you want to use some other non-root username, specify it via ..."). Not a sentence that asks, nor a lone
  * word (a heading). It may open the next paragraph: in a novel, the next line of a dialogue does.
  */
+/** The sentence after `top` in its chunk when it has at least CONTINUE_SHARE of its probability (not one that asks, nor a lone word); else -1. */
+function followOn(candidates: SentenceCandidate[], top: number, p: number[]): number {
+  const next = neighbour(candidates, candidates[top]!, 1);
+  if (next < 0 || p[next]! < CONTINUE_SHARE * p[top]!) return -1;
+  const text = candidates[next]!.text;
+  return asksQuestion(text) || loneWord(text) ? -1 : next;
+}
+
 function continuation(q: QuestionInfo, candidates: SentenceCandidate[], pair: number[], p: number[]): number[] {
   if (q.answerType !== 'open' || pair.length > 1) return [];
   const next = neighbour(candidates, candidates[pair[0]!]!, 1);
