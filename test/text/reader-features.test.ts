@@ -430,9 +430,11 @@ describe('the shipped reader', () => {
     const q = analyseQuestion('where should I send bug reports for the tool?', () => 1);
     const text = ['The tool reads its settings at start.', 'Send bug reports, comments, questions, etc. to', 'Jane Q. Maintainer <jane@example.org>'];
     expect(reader.read(q, oneChunk(text))!.sentence).toBe(text.slice(1).join(' '));
-    // A sentence that ends with a full stop announces nothing.
+    // A sentence that ends with a full stop announces nothing: the best sentence read (core, without the next sentence
+    // it may go on with) is that sentence alone.
     const closed = [text[0]!, 'Bug reports are welcome in the tracker.', 'The tool is written in C.'];
-    expect(reader.read(q, oneChunk(closed))!.sentence).toBe(closed[1]);
+    const read = reader.read(q, oneChunk(closed))!;
+    expect(read.core ?? read.sentence).toBe(closed[1]);
   });
 
   it('keeps the path or command on its own line after a sentence of prose that breaks off ("... in the directory")', () => {
@@ -488,6 +490,24 @@ describe('the shipped reader', () => {
     expect(reader.read(q, section('The build takes ten minutes on a laptop.'))!.answer).toBe(
       'If the service is started as root, it drops its privileges to the daemon user by default.',
     );
+  });
+
+  it("shows a factoid's best sentence with the next one when the ranker finds that close enough, and has the decision judge the first", () => {
+    const q = analyseQuestion('which algorithm does the archiver use for hole detection by default?', () => 1);
+    const others = ['Logs are written to the journal and rotated weekly.', 'Each worker process handles one connection at a time.'];
+    const section = (next: string) => [
+      ...oneChunk(['New option --hole-detection selects the algorithm the archiver uses for hole detection.', next]),
+      ...others.map((text, position) => ({ text, chunkRank: 1, chunkBm25: 0.8, position })),
+    ];
+    const next = 'By default the archiver uses the seek algorithm for detection, and raw where seek is not supported.';
+    const read = reader.read(q, section(next))!;
+    expect(read.answerType).toBe('factoid');
+    expect(read.sentence).toBe(`New option --hole-detection selects the algorithm the archiver uses for hole detection. ${next}`);
+    expect(read.core).toBe('New option --hole-detection selects the algorithm the archiver uses for hole detection.');
+    // A next sentence that says nothing of the question is not shown with it.
+    const alone = reader.read(q, section('The build takes ten minutes on a laptop.'))!;
+    expect(alone.sentence).toBe('New option --hole-detection selects the algorithm the archiver uses for hole detection.');
+    expect(alone.core).toBeUndefined();
   });
 
   it('quotes two sentences that do not follow each other as two excerpts, and has the decision judge them as read', () => {

@@ -7,7 +7,6 @@ import { fromRoot } from '../../../infra/paths.js';
 import { type CompactEnsemble, compactEnsemble, ensembleFromOnnx, predictCompactMany, sigmoid } from '../../../infra/tree-ensemble.js';
 import { type AnswerType, numberedSet } from './answer-type.js';
 import { asksQuestion, inFaqQuestions, withoutAnswerMarker } from './faq.js';
-import { wordStem } from './lexical.js';
 import { termsOf } from './extractive.js';
 import { checkFeatureNames, featureVector } from './features.js';
 import {
@@ -21,8 +20,10 @@ import {
   spanRows,
 } from './reader-features.js';
 import { type ConsensusSettings, consensus } from './span-consensus.js';
+import { wholeName } from './span-names.js';
 
 export * from './reader-features.js';
+export { wholeName } from './span-names.js';
 
 export const READER_DIR = 'models/text/reader';
 
@@ -95,41 +96,55 @@ export class LearnedReader {
   read(q: QuestionInfo, candidates: SentenceCandidate[], spanStep?: 'none'): ReadResult | null {
     if (!candidates.length) return null;
     const features = sentenceFeatures(q, candidates);
-    // Spans of the best few sentences compete: each span's features include its sentence's score, rank and gap.
     const raw = this.sentenceScores(features);
     const p = probabilities(raw, candidates);
     const order = p.map((_, i) => i).sort((a, b) => p[b]! - p[a]! || a - b);
+    return q.answerType === 'open' || spanStep === 'none'
+      ? this.readOpen(q, candidates, p, order)
+      : this.readFactoid(q, candidates, { features, raw, p, order });
+  }
+
+  /** An open answer: the best sentence, with the runner-up, a lead, a list, an announced or a following sentence. */
+  private readOpen(q: QuestionInfo, candidates: SentenceCandidate[], p: number[], order: number[]): ReadResult {
     const top = order[0]!;
-    if (q.answerType === 'open' || spanStep === 'none') {
-      const second = order[1];
-      const pair =
-        second !== undefined && p[second]! >= 0.5 * p[top]! && candidates[second]!.chunkRank === candidates[top]!.chunkRank
-          ? [top, second].sort((a, b) => candidates[a]!.position - candidates[b]!.position)
-          : [top];
-      const last = pair[pair.length - 1]!;
-      const listedAfter = listed(q, candidates, last);
-      const after = listedAfter.length ? listedAfter : introduced(candidates, last);
-      const read = [...leadBefore(candidates, pair[0]!), ...pair, ...(after.length ? after : reasonAfter(q, candidates, pair))];
-      const more = after.length || read.length > pair.length ? [] : continuation(q, candidates, pair, p);
-      // A FAQ's answer marker ("A: ") of a sentence after the first is no part of the answer either. Shown, two
-      // sentences that do not follow each other (the runner-up further on) are quoted as two excerpts.
-      const quote = (ids: number[], excerpts: boolean) =>
-        ids
-          .map((i, k) => (excerpts && k && neighbour(candidates, candidates[ids[k - 1]!]!, 1) !== i ? '… ' : '') + withoutAnswerMarker(candidates[i]!.text))
-          .join(' ');
-      const text = quote([...read, ...more], true);
-      const answered = {
-        answerType: 'open' as const,
-        answer: text,
-        sentence: text,
-        candidate: pair[0]!,
-        sentenceProbability: p[top]!,
-        spanScore: null,
-        support: p[top]!,
-      };
-      const core = quote(read, false);
-      return text === core ? answered : { ...answered, core };
-    }
+    const second = order[1];
+    const pair =
+      second !== undefined && p[second]! >= 0.5 * p[top]! && candidates[second]!.chunkRank === candidates[top]!.chunkRank
+        ? [top, second].sort((a, b) => candidates[a]!.position - candidates[b]!.position)
+        : [top];
+    const last = pair[pair.length - 1]!;
+    const listedAfter = listed(q, candidates, last);
+    const after = listedAfter.length ? listedAfter : introduced(candidates, last);
+    const read = [...leadBefore(candidates, pair[0]!), ...pair, ...(after.length ? after : reasonAfter(q, candidates, pair))];
+    const more = after.length || read.length > pair.length ? [] : continuation(q, candidates, pair, p);
+    // A FAQ's answer marker ("A: ") of a sentence after the first is no part of the answer either. Shown, two
+    // sentences that do not follow each other (the runner-up further on) are quoted as two excerpts.
+    const quote = (ids: number[], excerpts: boolean) =>
+      ids
+        .map((i, k) => (excerpts && k && neighbour(candidates, candidates[ids[k - 1]!]!, 1) !== i ? '… ' : '') + withoutAnswerMarker(candidates[i]!.text))
+        .join(' ');
+    const text = quote([...read, ...more], true);
+    const answered = {
+      answerType: 'open' as const,
+      answer: text,
+      sentence: text,
+      candidate: pair[0]!,
+      sentenceProbability: p[top]!,
+      spanScore: null,
+      support: p[top]!,
+    };
+    const core = quote(read, false);
+    return text === core ? answered : { ...answered, core };
+  }
+
+  /** A factoid's span: spans of the best few sentences compete, each span's features with its sentence's score, rank and gap. */
+  private readFactoid(
+    q: QuestionInfo,
+    candidates: SentenceCandidate[],
+    s: { features: SentenceFeatures[]; raw: number[]; p: number[]; order: number[] },
+  ): ReadResult {
+    const { features, raw, p, order } = s;
+    const top = order[0]!;
     const spans: { i: number; text: string; score: number }[] = [];
     const rows: ArrayLike<number>[] = [];
     order.slice(0, this.models.sentencesForSpans).forEach((i, rank) => {
@@ -150,12 +165,12 @@ export class LearnedReader {
     const best = this.models.consensus ? spans[consensus(spans, this.models.consensus)]! : spans.reduce((a, b) => (b.score > a.score ? b : a));
     // The span model's expected token F1 of the span.
     const spanScore = sigmoid(best.score);
-    // "add the following option to the configuration file:" over "VerifyHostKeyDNS yes": the span points at what its
-    // sentence announces, which is the answer.
     // The best sentence goes on with the one after it when that one is likely enough (followOn), as an open answer
     // does: a sentence that matches the question often names only what is asked, and the next one gives it.
     const follow = followOn(candidates, top, p);
     const joined = best.i === top && follow >= 0;
+    // "add the following option to the configuration file:" over "VerifyHostKeyDNS yes": the span points at what its
+    // sentence announces, which is the answer.
     const announced = POINTS_AHEAD.test(best.text) ? introduced(candidates, joined ? follow : best.i) : [];
     const sentence = joined ? `${candidates[top]!.text} ${withAnnounced(candidates, follow)}` : withAnnounced(candidates, best.i);
     // Shown as a sentence (a doubtful span), the answer is judged by the learned decision on the best sentence alone.
@@ -273,62 +288,6 @@ function continuation(q: QuestionInfo, candidates: SentenceCandidate[], pair: nu
   if (next < 0 || p[next]! < CONTINUE_SHARE * p[pair[0]!]!) return [];
   const text = candidates[next]!.text;
   return asksQuestion(text) || loneWord(text) ? [] : [next];
-}
-
-/** A capitalised word, possibly with inner hyphens, digits or apostrophes ("Mozilla", "Rolls-Royce", "O'Neil"). */
-const CAPITALISED = /^\p{Lu}[\p{L}\p{N}'’-]*$/u;
-
-/**
- * The span with the capitalised words right before it that the question names, when the span starts with a
- * capitalised word: they belong to the same name ("Mozilla Foundation" for "who is the license steward of the mozilla
- * public license?"), though the span ranker, which learned that an answer seldom repeats the question's words, left
- * them out. At most three words are added, and only words the question holds. A span that ends with a capitalised
- * word likewise takes the rest of the name after it (nameAfter).
- */
-export function wholeName(sentence: string, span: string, questionStems: ReadonlySet<string>): string {
-  const at = sentence.indexOf(span);
-  if (at < 0) return span;
-  const whole = `${span}${nameAfter(sentence.slice(at + span.length), span)}`;
-  if (!CAPITALISED.test(span.split(' ')[0] ?? '') || at === 0) return whole;
-  const before = sentence.slice(0, at);
-  if (!/\S $/.test(before)) return whole;
-  const words = before.slice(0, -1).split(' ');
-  const added: string[] = [];
-  while (added.length < 3 && words.length) {
-    const w = words[words.length - 1]!;
-    const stem = wordStem(w.toLowerCase());
-    if (!CAPITALISED.test(w) || !stem || !questionStems.has(stem)) break;
-    added.unshift(words.pop()!);
-  }
-  return added.length ? `${added.join(' ')} ${whole}` : whole;
-}
-
-/** An initial of a name ("A." in "Philip A. Nelson"). */
-const INITIAL = /^\p{Lu}\.$/u;
-
-/**
- * The rest of a name that the span cuts short on the right ("Philip" in "written by Philip A. Nelson."): the
- * capitalised words and initials right after a span that ends with a capitalised word, up to three and not across
- * punctuation, ending with a word rather than an initial. Empty when there is none.
- */
-function nameAfter(rest: string, span: string): string {
-  if (!CAPITALISED.test(span.split(' ').pop() ?? '') || !/^ \S/.test(rest)) return '';
-  // Not past the end of its line: "Author: Philip A. Nelson" over "E-mail: ..." ends the name at "Nelson".
-  const words = rest.slice(1).split('\n')[0]!.split(' ');
-  const added: string[] = [];
-  let lastWord = 0;
-  for (const w of words.slice(0, 3)) {
-    if (INITIAL.test(w)) {
-      added.push(w);
-      continue;
-    }
-    const bare = w.replace(/[.,;:!?)]+$/, '');
-    if (!CAPITALISED.test(bare)) break;
-    added.push(bare);
-    lastWord = added.length;
-    if (bare !== w) break;
-  }
-  return lastWord ? ` ${added.slice(0, lastWord).join(' ')}` : '';
 }
 
 /** A span that refers to what comes next ("the following option", "as follows", "below") rather than naming it. */
