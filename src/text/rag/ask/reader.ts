@@ -171,26 +171,13 @@ export class LearnedReader {
     const joined = best.i === top && follow >= 0;
     // "add the following option to the configuration file:" over "VerifyHostKeyDNS yes": the span points at what its
     // sentence announces, which is the answer.
-    const announced = POINTS_AHEAD.test(best.text) ? introduced(candidates, joined ? follow : best.i) : [];
+    const announced = POINTS_AHEAD.test(best.text) ? introduced(candidates, best.i) : [];
     const sentence = joined ? `${candidates[top]!.text} ${withAnnounced(candidates, follow)}` : withAnnounced(candidates, best.i);
     // Shown as a sentence (a doubtful span), the answer is judged by the learned decision on the best sentence alone.
     const core = joined ? { core: withAnnounced(candidates, top) } : {};
-    if (announced.length) {
-      const answer = candidates[announced[0]!]!.text;
-      return {
-        answerType: 'factoid',
-        answer,
-        sentence,
-        ...core,
-        candidate: best.i,
-        sentenceProbability: p[best.i]!,
-        spanScore,
-        support: p[best.i]! * spanScore,
-      };
-    }
     return {
       answerType: 'factoid',
-      answer: wholeName(candidates[best.i]!.text, best.text, q.stems),
+      answer: announced.length ? candidates[announced[0]!]!.text : wholeName(candidates[best.i]!.text, best.text, q.stems),
       sentence,
       ...core,
       candidate: best.i,
