@@ -14,7 +14,6 @@ import {
   sameName,
   sameWordStem,
   wordStem,
-  withWhApostrophe,
   withoutAccents,
 } from '../../src/text/rag/ask/lexical.js';
 
@@ -71,12 +70,5 @@ describe('the lexical helpers', () => {
     expect([...'from 1066 to 1815'.matchAll(YEARS)].map((m) => m[1])).toEqual(['1066', '1815']);
     // The entities' dates start at 1500: "1066" is a number there.
     expect('from 1066 to 1815'.match(MODERN_YEARS)).toEqual(['1815']);
-  });
-
-  it('reads a question word typed without its apostrophe as the contraction, and leaves other words alone', () => {
-    expect(withWhApostrophe('whats the name of the xml command?')).toBe("what's the name of the xml command?");
-    expect(withWhApostrophe('Whos the maintainer, and wheres the tracker?')).toBe("Who's the maintainer, and where's the tracker?");
-    // Not inside other words, nor other words ending in s.
-    expect(withWhApostrophe('the somewhats and whatsoever of hows')).toBe('the somewhats and whatsoever of hows');
   });
 });

@@ -190,9 +190,3 @@ export const YEARS = new RegExp(`\\b(${YEAR})\\b`, 'g');
  * YEARS': "1066" stays a number there).
  */
 export const MODERN_YEARS = /\b(1[5-9]\d\d|20\d\d)\b/g;
-
-/**
- * "whats", "whos" and "wheres", typed without their apostrophe, as "what's", "who's" and "where's": a question word,
- * not a word the passages must hold ("whats the name of the xml command" had looked for "whats" in them).
- */
-export const withWhApostrophe = (question: string): string => question.replace(/\b(wh(?:at|o|ere))s\b/gi, "$1's");

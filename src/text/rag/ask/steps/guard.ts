@@ -4,7 +4,6 @@ import { TextHttpError } from '../../../errors.js';
 import type { RagService } from '../../service.js';
 import type { AskContext } from '../context.js';
 import { checkQuestion } from '../guardrails.js';
-import { withWhApostrophe } from '../lexical.js';
 import type { AskStep } from './step.js';
 
 export class GuardStep implements AskStep {
@@ -16,8 +15,7 @@ export class GuardStep implements AskStep {
     const { question } = ctx.request;
     const verdict = await ctx.time('guardrail_input', () => checkQuestion(question));
     if (!verdict.ok) throw new TextHttpError(400, `Question refused: ${verdict.reason}`, { guardrail: 'input', reason: verdict.reason });
-    // Read as asked, but for a question word typed without its apostrophe ("whats").
-    ctx.original = withWhApostrophe((question as string).trim());
+    ctx.original = (question as string).trim();
     ctx.guardrails.input = { passed: true };
     await this.rag.ready();
     ctx.emit('guardrail_input', { passed: true });
