@@ -182,6 +182,22 @@ describe("support check: the kept passages must contain the question's key conte
       expect(await found('What did Osama say?', 'Obama said the war would end.', 'Osama')).toBe(false);
     });
 
+    it("finds a program's name typed in lower case with a short beginning added in the passage, but not a capitalised name", async () => {
+      expect(
+        await found(
+          'configure flag to turn off the assembler modules in gcrypt?',
+          'Libgcrypt can be built without its assembler modules: use --disable-asm.',
+          'gcrypt',
+        ),
+      ).toBe(true);
+      // A capitalised name with a beginning added is another name (Prussia is not Russia).
+      expect(await found('When did Russia annex the territory?', 'Prussia annexed the territory in 1866.', 'Russia')).toBe(false);
+      // A beginning of one letter, or more than three, is not enough.
+      expect(await found('configure flag to turn off the assembler modules in gcrypt?', 'Xgcrypt can be built without its assembler modules.', 'gcrypt')).toBe(
+        false,
+      );
+    });
+
     it('finds an acronym of the names in a document\'s file name, and does not ask for the "many" of "how many"', async () => {
       const fdr = await ask('What did FDR say about the banks?', [passage('The banks were reopened under the new law.', '1934_franklin_d_roosevelt_d.txt')]);
       expect(fdr.terms.find((t) => t.text === 'FDR')).toMatchObject({ kind: 'name', found: true });
