@@ -192,7 +192,7 @@ describe("support check: the kept passages must contain the question's key conte
       ).toBe(true);
       // A capitalised name with a beginning added is another name (Prussia is not Russia).
       expect(await found('When did Russia annex the territory?', 'Prussia annexed the territory in 1866.', 'Russia')).toBe(false);
-      // A beginning of one letter, or more than three, is not enough.
+      // A beginning of one letter is not enough.
       expect(await found('configure flag to turn off the assembler modules in gcrypt?', 'Xgcrypt can be built without its assembler modules.', 'gcrypt')).toBe(
         false,
       );

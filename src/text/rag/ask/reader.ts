@@ -255,13 +255,13 @@ function reasonAfter(q: QuestionInfo, candidates: SentenceCandidate[], pair: num
 export const CONTINUE_SHARE = 0.25;
 
 /**
- * An open answer of one sentence goes on with the next sentence of its chunk when the sentence ranker gives that one
- * at least CONTINUE_SHARE of the best one's probability: the sentence that matches the question often only names its
- * subject ("If you run the tests as root, ... 'nobody' by default."), and the one after it says what the question
- * asks ("If you want to use some other non-root username, specify it via ..."). Not a sentence that asks, nor a lone
- * word (a heading). It may open the next paragraph: in a novel, the next line of a dialogue does.
+ * The sentence after `top` in its chunk when the sentence ranker gives it at least CONTINUE_SHARE of the best one's
+ * probability (not a sentence that asks, nor a lone word: a heading); else -1. The sentence that matches the question
+ * often only names its subject ("If you run the tests as root, ... 'nobody' by default."), and the one after it says
+ * what the question asks ("If you want to use some other non-root username, specify it via ..."). It may open the next
+ * paragraph: in a novel, the next line of a dialogue does. An open answer of one sentence goes on with it
+ * (continuation); a factoid's best sentence is shown with it.
  */
-/** The sentence after `top` in its chunk when it has at least CONTINUE_SHARE of its probability (not one that asks, nor a lone word); else -1. */
 function followOn(candidates: SentenceCandidate[], top: number, p: number[]): number {
   const next = neighbour(candidates, candidates[top]!, 1);
   if (next < 0 || p[next]! < CONTINUE_SHARE * p[top]!) return -1;
@@ -269,12 +269,11 @@ function followOn(candidates: SentenceCandidate[], top: number, p: number[]): nu
   return asksQuestion(text) || loneWord(text) ? -1 : next;
 }
 
+/** The sentence an open answer of one sentence goes on with (followOn), if any. */
 function continuation(q: QuestionInfo, candidates: SentenceCandidate[], pair: number[], p: number[]): number[] {
   if (q.answerType !== 'open' || pair.length > 1) return [];
-  const next = neighbour(candidates, candidates[pair[0]!]!, 1);
-  if (next < 0 || p[next]! < CONTINUE_SHARE * p[pair[0]!]!) return [];
-  const text = candidates[next]!.text;
-  return asksQuestion(text) || loneWord(text) ? [] : [next];
+  const next = followOn(candidates, pair[0]!, p);
+  return next < 0 ? [] : [next];
 }
 
 /** A span that refers to what comes next ("the following option", "as follows", "below") rather than naming it. */
