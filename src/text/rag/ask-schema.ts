@@ -57,7 +57,7 @@ export const AskResponseSchema = z
       .string()
       .nullable()
       .describe(
-        'the sentence(s) of the documents the extractive answer comes from (for a factoid, the sentence holding the span); null for LLM answers and for "not in the collection"',
+        'the sentence(s) of the documents the extractive answer comes from (for a factoid, the sentence holding the span, with the next one when the reader finds that one likely to go on with it); null for LLM answers and for "not in the collection"',
       ),
     answer_source: z.object({ source: z.string(), chunk_index: z.int() }).nullable().describe('the document and chunk of answer_passage'),
     confidence: z.enum(['high', 'medium', 'low']),
