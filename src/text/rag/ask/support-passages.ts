@@ -159,9 +159,11 @@ export function foundIn(t: Omit<SupportTerm, 'found' | 'similar'>, p: PassageWor
   // Another form of the word ("martyrdom" and "martyred", "Canada" and "Canadian", "signer" and "signed").
   if ((p.byPrefix.get(lower.slice(0, 5)) ?? []).some((w) => sameWordStem(lower, w))) return true;
   if (t.kind !== 'name') return false;
-  // A name typed in lower case (a word no general English vocabulary knows: a program's or a library's) is found with
-  // a short beginning added ("gcrypt" in "libgcrypt"); not a capitalised name, which such a beginning makes another
-  // (Russia, Prussia).
-  if (t.text === lower && [...p.words].some((w) => w.length - lower.length >= 2 && w.length - lower.length <= 3 && w.endsWith(lower))) return true;
-  return [...p.words].some((w) => misspeltName(lower, w));
+  // A name typed in lower case (a word no general English vocabulary knows: a program's or a library's) is also found
+  // with a short beginning added ("gcrypt" in "libgcrypt"); not a capitalised name, which such a beginning makes another
+  // (Russia, Prussia). Both looks go over the passage's words once.
+  const typedLower = t.text === lower;
+  const prefixed = (w: string) => typedLower && w.length - lower.length >= 2 && w.length - lower.length <= 3 && w.endsWith(lower);
+  for (const w of p.words) if (prefixed(w) || misspeltName(lower, w)) return true;
+  return false;
 }
