@@ -492,6 +492,22 @@ describe('the shipped reader', () => {
     );
   });
 
+  it('goes on past the colon of the sentence an open answer goes on with, to what that sentence announces', () => {
+    const q = analyseQuestion('how can I make every newly created user get an empty allow list automatically?', () => 1);
+    const others = ['Logs are written to the journal and rotated weekly.', 'Each worker process handles one connection at a time.'];
+    const best =
+      "If this isn't the behavior you want, one option is to create an empty allow list in the home directory of every user and then add names to those files where it's appropriate.";
+    const candidates = [
+      ...oneChunk(['Access rules.', best, 'One way to do this for all newly created users is:', 'touch /etc/skel/.allow']),
+      ...others.map((text, position) => ({ text, chunkRank: 1, chunkBm25: 0.8, position })),
+    ];
+    const read = reader.read(q, candidates)!;
+    expect(read.answerType).toBe('open');
+    expect(read.answer).toBe(`${best} One way to do this for all newly created users is: touch /etc/skel/.allow`);
+    // The learned decision still judges the sentence read alone.
+    expect(read.core).toBe(best);
+  });
+
   it("shows a factoid's best sentence with the next one when the ranker finds that close enough, and has the decision judge the first", () => {
     const q = analyseQuestion('which algorithm does the archiver use for hole detection by default?', () => 1);
     const others = ['Logs are written to the journal and rotated weekly.', 'Each worker process handles one connection at a time.'];

@@ -116,7 +116,10 @@ export class LearnedReader {
     const listedAfter = listed(q, candidates, last);
     const after = listedAfter.length ? listedAfter : introduced(candidates, last);
     const read = [...leadBefore(candidates, pair[0]!), ...pair, ...(after.length ? after : reasonAfter(q, candidates, pair))];
-    const more = after.length || read.length > pair.length ? [] : continuation(q, candidates, pair, p);
+    const goesOn = after.length || read.length > pair.length ? [] : continuation(q, candidates, pair, p);
+    // A sentence it goes on with that ends with a colon brings what it announces ("One way to do this is:" over the
+    // command).
+    const more = goesOn.length ? [...goesOn, ...introduced(candidates, goesOn[0]!)] : [];
     // A FAQ's answer marker ("A: ") of a sentence after the first is no part of the answer either. Shown, two
     // sentences that do not follow each other (the runner-up further on) are quoted as two excerpts.
     const quote = (ids: number[], excerpts: boolean) =>
