@@ -55,8 +55,6 @@ const { values } = parseArgs({
     'checks-per-epoch': { type: 'string', default: '1' },
     // Decay of a moving average of the weights (Polyak averaging) after every batch; 0: off.
     ema: { type: 'string', default: '0' },
-    // Hashed word pairs of a wide bag-of-n-grams part beside the GRU (a logit per word and per pair); 0: none.
-    'ngram-buckets': { type: 'string', default: '0' },
     // Keep every n-th training example (a quick trial of the whole path; the shipped model uses all).
     every: { type: 'string', default: '1' },
   },
@@ -82,7 +80,6 @@ const params = {
   checks_per_epoch: Number(values['checks-per-epoch']),
   ema: Number(values.ema),
   members: Number(values.members),
-  ngram_buckets: Number(values['ngram-buckets']),
   seed,
 };
 const outDir = fromRoot(values.out);

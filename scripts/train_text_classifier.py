@@ -49,18 +49,9 @@ class BiGRUClassifier(nn.Module):
     the end), so right-padded batches give every text the logits it gets alone.
     """
 
-    def __init__(self, table, hidden, labels, dropout, emb_dropout, ngram_buckets=0):
+    def __init__(self, table, hidden, labels, dropout, emb_dropout):
         super().__init__()
         vocab, dim = table.shape
-        # A wide part beside the GRU (0 buckets: none): a logit per word and per hashed word pair, averaged over the
-        # text and added to the GRU's logits, as a bag-of-n-grams model would (fastText's bigrams).
-        self.ngram_buckets = ngram_buckets
-        if ngram_buckets:
-            self.vocab = vocab
-            self.unigrams = nn.Embedding(vocab, labels)
-            self.bigrams = nn.Embedding(ngram_buckets, labels)
-            nn.init.zeros_(self.unigrams.weight)
-            nn.init.zeros_(self.bigrams.weight)
         self.embeddings = nn.Embedding(vocab, dim, padding_idx=0)
         self.embeddings.weight.data.copy_(torch.from_numpy(table))
         self.fwd = nn.GRU(dim, hidden, batch_first=True)
@@ -88,17 +79,7 @@ class BiGRUClassifier(nn.Module):
         m = mask.unsqueeze(-1).to(h.dtype)
         mx = (h - (1.0 - m) * 1e4).max(dim=1).values
         mean = (h * m).sum(dim=1) / m.sum(dim=1).clamp(min=1.0)
-        z = self.out(self.dropout(torch.cat([mx, mean], dim=1)))
-        if self.ngram_buckets:
-            z = z + self.wide(input_ids, mask)
-        return z
-
-    def wide(self, input_ids, mask):
-        m = mask.unsqueeze(-1).to(torch.float32)
-        n = m.sum(dim=1).clamp(min=1.0)
-        pairs = torch.remainder(input_ids[:, :-1] * self.vocab + input_ids[:, 1:], self.ngram_buckets)
-        mp = m[:, :-1] * m[:, 1:]
-        return ((self.unigrams(input_ids) * m).sum(dim=1) + (self.bigrams(pairs) * mp).sum(dim=1)) / n
+        return self.out(self.dropout(torch.cat([mx, mean], dim=1)))
 
 
 class Ensemble(nn.Module):
@@ -214,7 +195,7 @@ def train_member(spec, table, seed, tag=""):
     hp = spec["params"]
     seed_all(seed)
     labels = len(spec["labels"])
-    model = BiGRUClassifier(table, hp["hidden"], labels, hp["dropout"], hp["emb_dropout"], int(hp.get("ngram_buckets", 0)))
+    model = BiGRUClassifier(table, hp["hidden"], labels, hp["dropout"], hp["emb_dropout"])
     # Polyak averaging: an exponential moving average of the weights after every batch, with this decay (0: off). The
     # development figures, early stopping and the exported model then use the averaged weights.
     ema_decay = float(hp.get("ema", 0.0))
@@ -258,7 +239,7 @@ def load_member(work, spec, table, i):
         with open(meta) as f:
             report = json.load(f)
     hp = spec["params"]
-    model = BiGRUClassifier(table, hp["hidden"], len(spec["labels"]), hp["dropout"], hp["emb_dropout"], int(hp.get("ngram_buckets", 0)))
+    model = BiGRUClassifier(table, hp["hidden"], len(spec["labels"]), hp["dropout"], hp["emb_dropout"])
     model.load_state_dict(torch.load(weights))
     return model, report
 
@@ -279,8 +260,7 @@ def main():
     for m in members:
         # The word table ships in half precision (half the size); everything below scores the rounded table.
         with torch.no_grad():
-            for t in [m.embeddings] + ([m.unigrams, m.bigrams] if m.ngram_buckets else []):
-                t.weight.copy_(t.weight.half().float())
+            m.embeddings.weight.copy_(m.embeddings.weight.half().float())
     model = members[0] if count == 1 else Ensemble(members)
     calibration = calibrate(model, spec)
     # Both go into the output layers, so the ONNX logits are the calibrated ones (the mean of the members' logits
@@ -289,9 +269,6 @@ def main():
         for m in members:
             m.out.weight.div_(calibration["temperature"])
             m.out.bias.div_(calibration["temperature"]).add_(torch.tensor(calibration["offsets"], dtype=torch.float32))
-            if m.ngram_buckets:
-                m.unigrams.weight.div_(calibration["temperature"])
-                m.bigrams.weight.div_(calibration["temperature"])
     export(model, args.out)
     first = loaded[0][1]
     report = {

@@ -68,8 +68,6 @@ export interface GruParams {
   ema?: number;
   /** Members of the ensemble (seeds seed, seed + 1, ...); the exported model answers the mean of their logits. 1 by default. */
   members?: number;
-  /** Hashed word pairs of a wide bag-of-n-grams part added to the GRU's logits (0 or absent: none). */
-  ngram_buckets?: number;
   seed: number;
 }
 
