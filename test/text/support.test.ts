@@ -142,7 +142,7 @@ describe("support check: the kept passages must contain the question's key conte
 
   describe('names and numbers as questions write them', () => {
     const big = lexiconOf([
-      ...'the of and to in a is what did who when how which many first school normal teachers teach teaching reject navy built ships doctor fourth war'.split(
+      ...'the of and to in a is what did who when how which many first school normal teachers teach teaching reject navy built ships doctor fourth war port use protocol engine quieter quitter'.split(
         ' ',
       ),
       ...Array.from({ length: 12_000 }, (_, i) => `filler${i}`),
@@ -196,6 +196,12 @@ describe("support check: the kept passages must contain the question's key conte
       expect(await found('configure flag to turn off the assembler modules in gcrypt?', 'Xgcrypt can be built without its assembler modules.', 'gcrypt')).toBe(
         false,
       );
+    });
+
+    it('finds a long word of the question that the passage misspells (a word the vocabulary lacks), but not another real word', async () => {
+      expect(await found('which port does the AMQP protocol use?', '5672: AMQP protcol; username and password auth', 'protocol')).toBe(true);
+      // One letter from another word the vocabulary knows is that word, not a slip.
+      expect(await found('which engine is quieter?', 'The quitter engine was sold.', 'quieter')).toBe(false);
     });
 
     it('finds an acronym of the names in a document\'s file name, and does not ask for the "many" of "how many"', async () => {

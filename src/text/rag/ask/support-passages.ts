@@ -138,7 +138,13 @@ export function withTitleInitials(p: PassageWords, title: string): PassageWords 
   return p;
 }
 
-export function foundIn(t: Omit<SupportTerm, 'found' | 'similar'>, p: PassageWords, expanded: Record<string, string>): boolean {
+export function foundIn(
+  t: Omit<SupportTerm, 'found' | 'similar'>,
+  p: PassageWords,
+  expanded: Record<string, string>,
+  /** With it, a long word of the question is also found misspelt in the passage (a word the vocabulary lacks). */
+  lexicon?: Lexicon,
+): boolean {
   if (t.kind === 'number') {
     if (numberForms(t.text.toLowerCase()).some((f) => p.words.has(f.toLowerCase()))) return true;
     const years = yearsOf(t);
@@ -147,7 +153,7 @@ export function foundIn(t: Omit<SupportTerm, 'found' | 'similar'>, p: PassageWor
   const lower = withoutAccents(t.text.toLowerCase().replace(/['’]s$/, ''));
   // A compound of the question is there when each of its parts is ("Who-related", "Kingdom-wide" of "UK-wide").
   if (lower.includes('-') && !p.words.has(lower))
-    return t.text.split('-').every((part) => !bm25Tokens(part).length || foundIn({ ...t, text: part }, p, expanded));
+    return t.text.split('-').every((part) => !bm25Tokens(part).length || foundIn({ ...t, text: part }, p, expanded, lexicon));
   if (MONTH_ABBREVIATIONS[lower] && p.words.has(MONTH_ABBREVIATIONS[lower])) return true;
   // An acronym the passage spells out ("SP" for the Scottish Parliament).
   if (t.kind === 'name' && isAcronym(t.text) && t.text.length <= 5 && p.initials.has(lower)) return true;
@@ -158,7 +164,11 @@ export function foundIn(t: Omit<SupportTerm, 'found' | 'similar'>, p: PassageWor
   if (lower.length < 5) return false;
   // Another form of the word ("martyrdom" and "martyred", "Canada" and "Canadian", "signer" and "signed").
   if ((p.byPrefix.get(lower.slice(0, 5)) ?? []).some((w) => sameWordStem(lower, w))) return true;
-  if (t.kind !== 'name') return false;
+  if (t.kind !== 'name') {
+    if (!lexicon || lower.length < 7) return false;
+    for (const w of p.words) if (misspeltName(lower, w) && !lexicon.has(w)) return true;
+    return false;
+  }
   // A name typed in lower case (a word no general English vocabulary knows: a program's or a library's) is also found
   // with a short beginning added ("gcrypt" in "libgcrypt"); not a capitalised name, which such a beginning makes another
   // (Russia, Prussia). Both looks go over the passage's words once.

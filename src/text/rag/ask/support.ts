@@ -300,7 +300,8 @@ export async function checkSupport(
   });
   const found = each.map((p, i) =>
     asked.map((t): SupportTerm => {
-      if (foundIn(t, p, expanded)) return { ...t, found: true };
+      // A document's own slip ("AMQP protcol") still holds the question's word.
+      if (foundIn(t, p, expanded, lexicon)) return { ...t, found: true };
       return foundIn(t, titles[i]!, expanded) ? { ...t, found: true, inTitleOnly: true } : { ...t, found: false };
     }),
   );
