@@ -164,16 +164,16 @@ export function foundIn(
   if (lower.length < 5) return false;
   // Another form of the word ("martyrdom" and "martyred", "Canada" and "Canadian", "signer" and "signed").
   if ((p.byPrefix.get(lower.slice(0, 5)) ?? []).some((w) => sameWordStem(lower, w))) return true;
-  if (t.kind !== 'name') {
-    if (!lexicon || lower.length < 7) return false;
-    for (const w of p.words) if (misspeltName(lower, w) && !lexicon.has(w)) return true;
-    return false;
-  }
+  const name = t.kind === 'name';
+  // A word of the question (7 letters or more) is found where the passage misspells it: one slip, to a word the
+  // vocabulary lacks ("protocol" in "AMQP protcol"; "quitter" is another word, not "quieter" misspelt).
+  if (!name && (!lexicon || lower.length < 7)) return false;
+  const slip = (w: string) => misspeltName(lower, w) && (name || !lexicon!.has(w));
   // A name typed in lower case (a word no general English vocabulary knows: a program's or a library's) is also found
   // with a short beginning added ("gcrypt" in "libgcrypt"); not a capitalised name, which such a beginning makes another
-  // (Russia, Prussia). Both looks go over the passage's words once.
-  const typedLower = t.text === lower;
+  // (Russia, Prussia). The looks go over the passage's words once.
+  const typedLower = name && t.text === lower;
   const prefixed = (w: string) => typedLower && w.length - lower.length >= 2 && w.length - lower.length <= 3 && w.endsWith(lower);
-  for (const w of p.words) if (prefixed(w) || misspeltName(lower, w)) return true;
+  for (const w of p.words) if (prefixed(w) || slip(w)) return true;
   return false;
 }
