@@ -1,6 +1,6 @@
 // The text domain's one sentence splitter (chunking for the classifiers, sentence vectors, answer sentences, grounding).
 // A sentence ends at . ! ? or … (with any closing quotes or brackets) before whitespace, unless the period belongs to
-// a known abbreviation or an initial ("Mr.", "U.S.", "e.g.", "J."); at 。！？ always;
+// a known abbreviation or an initial ("Mr.", "U.S.", "e.g.", "e. g.", "J."); at 。！？ always;
 // at a blank line; before a line that starts a list item ("- 5672: AMQP", "* item", "2) step"), so that a plain-text
 // list is one sentence an item, not one run-on sentence with the line that announces it; and before a line of a
 // plain-text definition list, a short term, a space and a colon ("  100     : init script ID unknown"), for the same
@@ -42,8 +42,20 @@ function endsWithAbbreviation(text: string, dot: number, next: string | undefine
   if (!word) return false;
   if (ABBREVIATIONS.has(word)) return true;
   if (BEFORE_NUMBERS.has(word) && next !== undefined && /\d/.test(next)) return true;
+  if (spacedAbbreviation(text, i, dot)) return true;
   // A single capital letter is an initial ("John F. Kennedy").
   return /^\p{Lu}$/u.test(text.slice(i, dot));
+}
+
+/**
+ * A letter of an abbreviation written with a space after each period ("e. g.", "i. e."): a single lower-case
+ * letter whose period is followed by another such letter, or that follows one.
+ */
+function spacedAbbreviation(text: string, from: number, dot: number): boolean {
+  if (dot - from !== 1 || !/\p{Ll}/u.test(text[from]!)) return false;
+  const after = /^[ \t]+\p{Ll}\.(?!\p{L})/u.test(text.slice(dot + 1, dot + 8));
+  const before = from >= 3 && /(?:^|[\s(])\p{Ll}\.[ \t]+$/u.test(text.slice(Math.max(0, from - 6), from));
+  return after || before;
 }
 
 /** The sentences of a text with their offsets; text without any boundary is one sentence. */

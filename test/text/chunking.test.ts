@@ -62,6 +62,13 @@ describe('chunking', () => {
       'The answer was no.',
       'See No. 5 on p. 12.',
     ]);
+    // An abbreviation written with a space after each period ends no sentence either; a lone letter's period still does.
+    expect(splitSentences('Put the flag into the command line (e. g. in\n    the grub file). That is, i. e. once. Pick option a. Then b.')).toEqual([
+      'Put the flag into the command line (e. g. in\n    the grub file).',
+      'That is, i. e. once.',
+      'Pick option a.',
+      'Then b.',
+    ]);
     // "v." for version and for versus ends no sentence.
     expect(splitSentences('It is subject to the Mozilla Public License, v. 2.0. Roe v. Wade was decided in 1973.')).toEqual([
       'It is subject to the Mozilla Public License, v. 2.0.',
