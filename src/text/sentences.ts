@@ -74,7 +74,10 @@ export function sentenceSpans(text: string): SentenceSpan[] {
     if (m[1] !== undefined) {
       end = at + m[1].length;
       const next = text[at + m[0].length];
-      if (m[1].startsWith('.') && m[1].replace(/["'”’)\]]+$/u, '') === '.' && endsWithAbbreviation(text, at, next)) continue;
+      // A blank line ends the sentence whatever the period belongs to ("Free Software Foundation, Inc." over the
+      // next paragraph).
+      const blankLine = /\n[ \t]*\n/.test(m[2]!);
+      if (!blankLine && m[1].startsWith('.') && m[1].replace(/["'”’)\]]+$/u, '') === '.' && endsWithAbbreviation(text, at, next)) continue;
     } else if (m[3] !== undefined) {
       end = at + m[3].length;
     } else {

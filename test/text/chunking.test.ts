@@ -69,6 +69,12 @@ describe('chunking', () => {
       'Pick option a.',
       'Then b.',
     ]);
+    // A paragraph that ends with an abbreviation ends its sentence there.
+    expect(splitSentences('Copyright (C) 2022 Free Software Foundation, Inc.\n\nPermission is granted, etc.\n  \nNext.')).toEqual([
+      'Copyright (C) 2022 Free Software Foundation, Inc.',
+      'Permission is granted, etc.',
+      'Next.',
+    ]);
     // "v." for version and for versus ends no sentence.
     expect(splitSentences('It is subject to the Mozilla Public License, v. 2.0. Roe v. Wade was decided in 1973.')).toEqual([
       'It is subject to the Mozilla Public License, v. 2.0.',
