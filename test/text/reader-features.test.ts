@@ -213,6 +213,15 @@ describe('reader features, on hand-made sentences', () => {
       expect(selecting).not.toContain('Selecting');
       expect(selecting).toContain('MALLOC');
     }
+    // No span lies in a heading that opens the sentence; a list item's key, and words before a clause's colon, stay.
+    const systems = analyseQuestion('which systems is the bug address for?', () => 1);
+    const heading = spanCandidates(termsOf('BUG REPORTS AND FIXES (Un*x systems): Please send reports to bug-grep@gnu.org.'), systems);
+    expect(heading.map((s) => s.text).filter((t) => /Un\*x|systems|FIXES/.test(t))).toEqual([]);
+    expect(heading.map((s) => s.text)).toContain('bug-grep@gnu.org');
+    const port = analyseQuestion('which port does the distribution use?', () => 1);
+    expect(spanCandidates(termsOf('- 25672: RabbitMQ distribution port'), port).map((s) => s.text)).toContain('25672');
+    const cities = analyseQuestion('how many cities are listed?', () => 1);
+    expect(spanCandidates(termsOf('The three largest cities are: Paris, Lyon.'), cities).map((s) => s.text)).toContain('three');
     const monks = analyseQuestion('What tradition were the monks known for?', () => 1);
     expect(spanCandidates(termsOf('The monks were known for singing.'), monks).map((s) => s.text)).toContain('singing');
     // A file name whose first part is a question word ("build.sh" for "... to build it?") is still an answer.

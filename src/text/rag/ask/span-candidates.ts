@@ -37,12 +37,40 @@ function addsToQuestion(t: Term, q: QuestionInfo): boolean {
   return /[\p{L}\p{N}][./_\\-][\p{L}\p{N}]/u.test(t.text) && bm25Tokens(t.text).some((s) => !q.stems.has(s));
 }
 
+/** Longest heading, in words, that opens a sentence before a colon. */
+const HEADING_WORDS = 10;
+
+/**
+ * The end (exclusive) of the heading that opens a sentence, else 0: two to HEADING_WORDS words before the sentence's
+ * first colon, with no stop, semicolon or verb of a clause among them and no list marker before them ("BUG REPORTS AND
+ * FIXES (Un*x systems): Please send ...", or a Markdown heading as readable.ts joins it to its paragraph, "Usage
+ * (promise API): Node v10+ is required."). A heading names the section's subject; it answers nothing, and a span inside
+ * it ("Un*x systems") is no answer. A list item's or a table cell's key ("- 25672: distribution port", "uid: 64001") is
+ * one word and may be the answer: it stays.
+ */
+function headingEnd(terms: Term[]): number {
+  const colon = terms.findIndex((t) => t.post.includes(':'));
+  if (colon < 1 || colon >= HEADING_WORDS || /[-*+•\d]/u.test(terms[0]!.pre)) return 0;
+  const lead = terms.slice(0, colon + 1);
+  return lead.some((t, i) => (i < colon && /[.;!?]/.test(t.post)) || finiteVerb(t)) ? 0 : colon + 1;
+}
+
+/**
+ * A verb that makes a clause of the words before a colon ("The three largest cities are:", "In 1995 the company
+ * announced:"): they are prose, not a heading. A gerund or an infinitive heads a heading ("Using udev with LDAP:", "How
+ * to install local CA certificates:"), and a word in capitals is a heading's ("BUG REPORTS AND FIXES", where the tagger
+ * reads "FIXES" as a verb).
+ */
+const finiteVerb = (t: Term) =>
+  t.text !== t.text.toUpperCase() &&
+  (t.tags.has('PastTense') || t.tags.has('Copula') || (t.tags.has('PresentTense') && !t.tags.has('Gerund') && !t.tags.has('Infinitive')));
+
 /**
  * Candidate answer spans of a sentence: word runs of at most MAX_SPAN words that do not start or end with a
  * determiner, preposition, conjunction or punctuation, do not cross ; : ( ) or quotes, and are not only question words
  * and stop words. A clause's first word (the sentence's, or the one after a colon) alone is no answer when it is a
  * gerund: it heads the clause that is the sentence's subject ("Allocator: Selecting a non-default memory allocator ...
- * is done by setting MALLOC"), and said alone it names nothing.
+ * is done by setting MALLOC"), and said alone it names nothing. No span starts in the sentence's heading (headingEnd).
  */
 export function spanCandidates(terms: Term[], q: QuestionInfo): SpanCandidate[] {
   const out: SpanCandidate[] = [];
@@ -52,7 +80,7 @@ export function spanCandidates(terms: Term[], q: QuestionInfo): SpanCandidate[] 
   const first = terms.findIndex((t) => !isPunct(t));
   const startsClause = (i: number) => i === first || (i > 0 && terms[i - 1]!.post.includes(':'));
   const loneGerund = (from: number, to: number) => to === from + 1 && startsClause(from) && isGerund(terms[from]!);
-  for (let from = 0; from < terms.length; from++) {
+  for (let from = headingEnd(terms); from < terms.length; from++) {
     if (!edge(terms[from]!)) continue;
     let onlyQuestion = true;
     for (let to = from + 1; to <= Math.min(terms.length, from + MAX_SPAN); to++) {
