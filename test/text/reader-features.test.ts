@@ -220,6 +220,9 @@ describe('reader features, on hand-made sentences', () => {
     expect(heading.map((s) => s.text)).toContain('bug-grep@gnu.org');
     const port = analyseQuestion('which port does the distribution use?', () => 1);
     expect(spanCandidates(termsOf('- 25672: RabbitMQ distribution port'), port).map((s) => s.text)).toContain('25672');
+    const snappy = analyseQuestion('which support can I disable?', () => 1);
+    const prose = spanCandidates(termsOf('You can also disable support for some compression libraries: $ cmake -DDEACTIVATE_SNAPPY=ON ..'), snappy);
+    expect(prose.map((s) => s.text)).toContain('compression libraries');
     const cities = analyseQuestion('how many cities are listed?', () => 1);
     expect(spanCandidates(termsOf('The three largest cities are: Paris, Lyon.'), cities).map((s) => s.text)).toContain('three');
     const monks = analyseQuestion('What tradition were the monks known for?', () => 1);

@@ -52,18 +52,21 @@ function headingEnd(terms: Term[]): number {
   const colon = terms.findIndex((t) => t.post.includes(':'));
   if (colon < 1 || colon >= HEADING_WORDS || /[-*+•\d]/u.test(terms[0]!.pre)) return 0;
   const lead = terms.slice(0, colon + 1);
-  return lead.some((t, i) => (i < colon && /[.;!?]/.test(t.post)) || finiteVerb(t)) ? 0 : colon + 1;
+  return lead.some((t, i) => (i < colon && /[.;!?]/.test(t.post)) || clauseWord(t)) ? 0 : colon + 1;
 }
 
+/** Tags of a word that makes a clause: a verb with a tense, a modal or an auxiliary, an imperative, a pronoun. */
+const CLAUSE_TAGS = ['PastTense', 'Copula', 'Modal', 'Auxiliary', 'Imperative', 'Pronoun'];
+
 /**
- * A verb that makes a clause of the words before a colon ("The three largest cities are:", "In 1995 the company
- * announced:"): they are prose, not a heading. A gerund or an infinitive heads a heading ("Using udev with LDAP:", "How
- * to install local CA certificates:"), and a word in capitals is a heading's ("BUG REPORTS AND FIXES", where the tagger
- * reads "FIXES" as a verb).
+ * A word that makes a clause of the words before a colon ("The three largest cities are:", "You can also disable
+ * support for some compression libraries:", "Please note the following:"): they are prose, not a heading. A gerund or
+ * an infinitive heads a heading ("Using udev with LDAP:", "How to install local CA certificates:"), and a word in
+ * capitals is a heading's ("BUG REPORTS AND FIXES", where the tagger reads "FIXES" as a verb).
  */
-const finiteVerb = (t: Term) =>
+const clauseWord = (t: Term) =>
   t.text !== t.text.toUpperCase() &&
-  (t.tags.has('PastTense') || t.tags.has('Copula') || (t.tags.has('PresentTense') && !t.tags.has('Gerund') && !t.tags.has('Infinitive')));
+  (CLAUSE_TAGS.some((tag) => t.tags.has(tag)) || (t.tags.has('PresentTense') && !t.tags.has('Gerund') && !t.tags.has('Infinitive')));
 
 /**
  * Candidate answer spans of a sentence: word runs of at most MAX_SPAN words that do not start or end with a
