@@ -99,6 +99,22 @@ describe('chunking', () => {
       ],
     ];
     for (const [text, sentences] of lists) expect(splitSentences(text)).toEqual(sentences);
+    // An indented definition list: the term is a sentence of its own, not the start of its description's first
+    // sentence. A short first line of a paragraph that goes on at the same indent, or a list item's wrapped line, is not
+    // a term.
+    expect(splitSentences('Users:\n\n   www-data\n          Some servers run as www-data. Others do not.\n\n   backup\n          For backups.')).toEqual([
+      'Users:',
+      'www-data',
+      'Some servers run as www-data.',
+      'Others do not.',
+      'backup',
+      'For backups.',
+    ]);
+    expect(splitSentences('Intro.\n\nThe fix is\nsimple enough.\n\n - Install the\n   package first.')).toEqual([
+      'Intro.',
+      'The fix is\nsimple enough.',
+      '- Install the\n   package first.',
+    ]);
     // Prose with a colon, or a long lead before " : ", starts nothing.
     expect(splitSentences('The fix is simple\nNote: set the flag first\nand the second part of a long line : here')).toHaveLength(1);
     // A hyphen or a number inside a wrapped line starts nothing.
