@@ -37,10 +37,11 @@ const BOUNDARY =
 
 /**
  * The term of an indented definition list: a line of at most four words and 30 characters that opens the text or a
- * paragraph, starts with no list marker and ends with no punctuation, followed by a line indented further. The
+ * paragraph, starts with a letter, a digit or an option's dash ("-v", "--verbose") but no numbered list marker, and
+ * ends with no punctuation, followed by a line indented further. A line of code ("{", "```js") is no term. The
  * captured indent is matched again so that only a deeper indent counts.
  */
-const TERM_LINE = /(?:^|\n[ \t]*\n)([ \t]*)(?![-*+•–][ \t]|\d{1,2}[.)][ \t])(\S(?:[^\n]{0,28}[^\s.!?,;:])?)[ \t]*\n(?=\1[ \t]+\S)/gu;
+const TERM_LINE = /(?:^|\n[ \t]*\n)([ \t]*)(?!\d{1,2}[.)][ \t])((?:[\p{L}\p{N}]|--?\p{L})(?:[^\n]{0,28}[^\s.!?,;:])?)[ \t]*\n(?=\1[ \t]+\S)/gu;
 
 interface Boundary {
   /** Where the sentence before it ends. */

@@ -115,6 +115,8 @@ describe('chunking', () => {
       'The fix is\nsimple enough.',
       '- Install the\n   package first.',
     ]);
+    // A line of code is no term.
+    expect(splitSentences('{\n    decodeValues: true,\n}')).toEqual(['{\n    decodeValues: true,\n}']);
     // Prose with a colon, or a long lead before " : ", starts nothing.
     expect(splitSentences('The fix is simple\nNote: set the flag first\nand the second part of a long line : here')).toHaveLength(1);
     // A hyphen or a number inside a wrapped line starts nothing.
