@@ -44,6 +44,16 @@ describe('questions a FAQ asks itself', () => {
     expect(texts(s, faqAnswer('where do I get a windows build?', s)!.answer)).toEqual(['The sources compile without change on Windows.']);
   });
 
+  it('reads an entry that asks in two questions on one line as one question', () => {
+    const s = sentencesOf(' 7. Is the tool subject to export rules?  What is its control number?\n\n    It is classed as EAR99.\n\n 8. Next?\n\n    Yes.');
+    const found = faqAnswer('what export control number does the tool have', s);
+    expect(found).not.toBeNull();
+    expect(texts(s, found!.answer)).toEqual(['It is classed as EAR99.']);
+    // Two questions with a blank line between them are two entries.
+    const apart = sentencesOf('Is the tool subject to export rules?\n\nWhat is its control number?\n\n    It is classed as EAR99.');
+    expect(faqAnswer('what export control number does the tool have', apart)).toBeNull();
+  });
+
   it('reads a FAQ question after the heading the document reading put before it', () => {
     const s = sentencesOf(`Tool FAQ: Q: What do the letters XY mean?\n\nA: Nothing at all.`);
     expect(texts(s, faqAnswer('what do the letters xy mean', s)!.answer)).toEqual(['A: Nothing at all.']);

@@ -139,11 +139,12 @@ const QUESTION_SENTENCES = 4;
 /**
  * The sentences of the FAQ question at `i`: a "Q:" line runs up to the "A:" marker that opens its answer, when one
  * follows within a few sentences of the same chunk ("Q: When I specify ... truncated." "Not even protecting ... helps."
- * "A: ..."); any other question is its one sentence.
+ * "A: ..."); a question goes on with the questions right after it in its paragraph ("43. Is zlib subject to export
+ * controls?  What is its ECCN?"), which ask with it; any other question is its one sentence.
  */
 function questionBlock(sentences: FaqSentence[], i: number): number[] {
   const block = [i];
-  if (!FAQ_QUESTION.test(sentences[i]!.text) && !HEADED_QUESTION.test(sentences[i]!.text)) return block;
+  if (!FAQ_QUESTION.test(sentences[i]!.text) && !HEADED_QUESTION.test(sentences[i]!.text)) return withFollowingQuestions(sentences, block);
   for (let at = nextIn(sentences, i); at >= 0 && block.length <= QUESTION_SENTENCES; at = nextIn(sentences, at)) {
     const text = sentences[at]!.text;
     if (ANSWER_MARKER.test(text)) return block;
@@ -151,6 +152,19 @@ function questionBlock(sentences: FaqSentence[], i: number): number[] {
     block.push(at);
   }
   return [i];
+}
+
+/** The block with the questions that follow its last sentence in the same paragraph of its chunk (no blank line). */
+function withFollowingQuestions(sentences: FaqSentence[], block: number[]): number[] {
+  for (let at = nextIn(sentences, block[block.length - 1]!); at >= 0 && block.length < QUESTION_SENTENCES; at = nextIn(sentences, at)) {
+    const [last, s] = [sentences[block[block.length - 1]!]!, sentences[at]!];
+    if (!asksQuestion(s.text) || FAQ_QUESTION.test(s.text)) break;
+    const end = s.chunk.indexOf(last.text) + last.text.length;
+    const gap = s.chunk.indexOf(s.text, end);
+    if (end < last.text.length || gap < 0 || /\n[ \t]*\n/.test(s.chunk.slice(end, gap))) break;
+    block.push(at);
+  }
+  return block;
 }
 
 /** The FAQ question among the sentences that asks what `question` asks (the closest, first in rank), with its answer. */
@@ -163,7 +177,9 @@ export function faqAnswer(question: string, sentences: FaqSentence[]): FaqAnswer
     const block = questionBlock(sentences, i);
     const overlap = overlapOf(asked, wordsOf(block.map((j) => sentences[j]!.text).join(' ')));
     if (overlap < MIN_FAQ_OVERLAP || (best && overlap <= best.overlap)) return;
-    if (!isFaqQuestion(sentences, i, nextIn(sentences, block[block.length - 1]!))) return;
+    const last = block[block.length - 1]!;
+    // A question that others follow on its line is a FAQ's when the last of them is.
+    if (!isFaqQuestion(sentences, i, nextIn(sentences, last)) && !(last !== i && isFaqQuestion(sentences, last, nextIn(sentences, last)))) return;
     const answer = answerAfter(sentences, block[block.length - 1]!);
     if (answer.length) best = { question: i, answer, overlap };
   });
