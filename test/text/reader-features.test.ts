@@ -16,6 +16,7 @@ import {
   spanCandidates,
   spanFeatures,
   spanRows,
+  closeQuote,
   wholeName,
   titleStems,
 } from '../../src/text/rag/ask/reader.js';
@@ -227,6 +228,11 @@ describe('reader features, on hand-made sentences', () => {
     expect(spanCandidates(termsOf('The three largest cities are: Paris, Lyon.'), cities).map((s) => s.text)).toContain('three');
     const monks = analyseQuestion('What tradition were the monks known for?', () => 1);
     expect(spanCandidates(termsOf('The monks were known for singing.'), monks).map((s) => s.text)).toContain('singing');
+    // A Texinfo cross-reference's node name is markup, no answer; the option before it is one.
+    const option = analyseQuestion('Which configure option makes it conformant by default?', () => 1);
+    const reference = spanCandidates(termsOf("Specify '--enable-strict-default' to 'configure' (*note Optional Features::)."), option).map((s) => s.text);
+    expect(reference.filter((t) => /Optional|Features|note/.test(t))).toEqual([]);
+    expect(reference).toContain('--enable-strict-default');
     // A file name whose first part is a question word ("build.sh" for "... to build it?") is still an answer.
     const script = analyseQuestion('Which shell script can I use to build the program?', () => 1);
     const named = spanCandidates(termsOf("You can use the shell script 'build.sh' instead."), script).map((s) => s.text);
@@ -594,6 +600,15 @@ describe('the shipped reader', () => {
     const river = stems('which river of the north east flows through the city?');
     expect(wholeName('The city lies on the River Tyne.', 'Tyne', river)).toBe('River Tyne');
     expect(wholeName('It flows north, River. Tyne is its name.', 'Tyne', river)).toBe('Tyne');
+  });
+
+  it('closes a quote the span opens when its sentence closes it right after the span', () => {
+    const sentence = "Put the files there and re-run 'update-ca-certificates'.";
+    expect(closeQuote(sentence, "re-run 'update-ca-certificates")).toBe("re-run 'update-ca-certificates'");
+    // A closed quote, an apostrophe inside a word, and a quote the sentence does not close right after stay as they are.
+    expect(closeQuote(sentence, "re-run 'update-ca-certificates'")).toBe("re-run 'update-ca-certificates'");
+    expect(closeQuote("Don't run it' now.", "Don't run it")).toBe("Don't run it");
+    expect(closeQuote("Run 'make install' as root.", "Run 'make")).toBe("Run 'make");
   });
 
   it('takes the rest of a name that the span cuts short on the right', () => {

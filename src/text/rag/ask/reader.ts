@@ -20,10 +20,10 @@ import {
   spanRows,
 } from './reader-features.js';
 import { type ConsensusSettings, consensus } from './span-consensus.js';
-import { wholeName } from './span-names.js';
+import { closeQuote, wholeName } from './span-names.js';
 
 export * from './reader-features.js';
-export { wholeName } from './span-names.js';
+export { closeQuote, wholeName } from './span-names.js';
 
 export const READER_DIR = 'models/text/reader';
 
@@ -180,7 +180,9 @@ export class LearnedReader {
     const core = joined ? { core: withAnnounced(candidates, top) } : {};
     return {
       answerType: 'factoid',
-      answer: announced.length ? candidates[announced[0]!]!.text : wholeName(candidates[best.i]!.text, best.text, q.stems),
+      answer: announced.length
+        ? candidates[announced[0]!]!.text
+        : closeQuote(candidates[best.i]!.text, wholeName(candidates[best.i]!.text, best.text, q.stems)),
       sentence,
       ...core,
       candidate: best.i,

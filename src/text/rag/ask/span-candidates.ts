@@ -68,12 +68,30 @@ const clauseWord = (t: Term) =>
   t.text !== t.text.toUpperCase() &&
   (CLAUSE_TAGS.some((tag) => t.tags.has(tag)) || (t.tags.has('PresentTense') && !t.tags.has('Gerund') && !t.tags.has('Infinitive')));
 
+/** Longest Texinfo cross-reference read, in words. */
+const REFERENCE_WORDS = 8;
+
+/**
+ * Words of Texinfo cross-references ("(*note Optional Features::)", "*Note Invoking::"): the name of a manual's node,
+ * markup that points elsewhere and answers nothing, though it reads like a name.
+ */
+function inReferences(terms: Term[]): boolean[] {
+  const out = terms.map(() => false);
+  terms.forEach((t, i) => {
+    if (!/^note$/i.test(t.text) || !t.pre.endsWith('*')) return;
+    const end = terms.slice(i, i + REFERENCE_WORDS).findIndex((u) => u.post.includes('::'));
+    if (end >= 0) out.fill(true, i, i + end + 1);
+  });
+  return out;
+}
+
 /**
  * Candidate answer spans of a sentence: word runs of at most MAX_SPAN words that do not start or end with a
  * determiner, preposition, conjunction or punctuation, do not cross ; : ( ) or quotes, and are not only question words
  * and stop words. A clause's first word (the sentence's, or the one after a colon) alone is no answer when it is a
  * gerund: it heads the clause that is the sentence's subject ("Allocator: Selecting a non-default memory allocator ...
- * is done by setting MALLOC"), and said alone it names nothing. No span starts in the sentence's heading (headingEnd).
+ * is done by setting MALLOC"), and said alone it names nothing. No span starts in the sentence's heading (headingEnd),
+ * and none holds a word of a cross-reference (inReferences).
  */
 export function spanCandidates(terms: Term[], q: QuestionInfo): SpanCandidate[] {
   const out: SpanCandidate[] = [];
@@ -83,11 +101,13 @@ export function spanCandidates(terms: Term[], q: QuestionInfo): SpanCandidate[] 
   const first = terms.findIndex((t) => !isPunct(t));
   const startsClause = (i: number) => i === first || (i > 0 && terms[i - 1]!.post.includes(':'));
   const loneGerund = (from: number, to: number) => to === from + 1 && startsClause(from) && isGerund(terms[from]!);
+  const reference = inReferences(terms);
   for (let from = headingEnd(terms); from < terms.length; from++) {
-    if (!edge(terms[from]!)) continue;
+    if (!edge(terms[from]!) || reference[from]) continue;
     let onlyQuestion = true;
     for (let to = from + 1; to <= Math.min(terms.length, from + MAX_SPAN); to++) {
       const last = terms[to - 1]!;
+      if (reference[to - 1]) break;
       if (adds[to - 1]) onlyQuestion = false;
       if (edge(last) && !onlyQuestion && !loneGerund(from, to)) out.push({ from, to, text: render(terms, { from, to }) });
       if (HARD_BREAK.test(last.post) || HARD_BREAK.test(terms[to]?.pre ?? '')) break;

@@ -1,4 +1,5 @@
-// A name the span ranker cut short: the capitalised words of the same name on either side of a span.
+// A name the span ranker cut short: the capitalised words of the same name on either side of a span; a quote the span
+// opens and its sentence closes right after it.
 import { wordStem } from './lexical.js';
 
 /** A capitalised word, possibly with inner hyphens, digits or apostrophes ("Mozilla", "Rolls-Royce", "O'Neil"). */
@@ -55,4 +56,24 @@ function nameAfter(rest: string, span: string): string {
     if (bare !== w) break;
   }
   return lastWord ? ` ${added.slice(0, lastWord).join(' ')}` : '';
+}
+
+/** Opening quotes and the quote that closes each. */
+const CLOSING: Record<string, string> = { "'": "'", '"': '"', '\u2018': '\u2019', '\u201c': '\u201d', '`': '`' };
+
+/**
+ * The span with the quote it opens closed, when its sentence closes it right after the span ("re-run
+ * 'update-ca-certificates" in "... and re-run 'update-ca-certificates'."): shown unclosed, the answer reads as cut
+ * off. A quote opens where it follows a space or the span's start; an apostrophe inside a word ("don't") opens none.
+ */
+export function closeQuote(sentence: string, span: string): string {
+  const at = sentence.indexOf(span);
+  if (at < 0) return span;
+  let open: string | null = null;
+  for (let i = 0; i < span.length; i++) {
+    const c = span[i]!;
+    if (open !== null && c === CLOSING[open]) open = null;
+    else if (open === null && c in CLOSING && (i === 0 || /\s/.test(span[i - 1]!))) open = c;
+  }
+  return open !== null && sentence[at + span.length] === CLOSING[open] ? `${span}${CLOSING[open]}` : span;
 }
