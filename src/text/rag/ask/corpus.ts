@@ -33,8 +33,6 @@ export interface CorpusVocab {
   titleHeld: Map<string, { all: number; own: number }>;
   /** How many documents there are. */
   sources: number;
-  /** For each stem, the one document that holds it, or null when several do. */
-  stemSource: Map<string, string | null>;
   /** Each document's heading (documentHeading), where it has one. */
   headings: Map<string, string>;
 }
@@ -62,12 +60,10 @@ export class CorpusVocabulary {
    * tinybench-readme.txt, "in the GPL v3" gpl-3.txt): words (not numbers alone) that name at most NAMING_SHARE of the
    * documents and are found mostly in them (NAMED_HOLD_SHARE of the chunks that hold them). Null when the question
    * names none, or when the collection has a single document. The words come back too: the documents named meet
-   * them, so the passages need not repeat them. A question that also holds a word found in one other document only
-   * ("pgrep isn't the perl-regex grep I expected: what's that one called?" with pgrep only in procps's README) uses
-   * the name's word as a common word, and is asked of the whole collection.
+   * them, so the passages need not repeat them.
    */
   namedDocuments(question: string): { sources: Set<string>; stems: Set<string> } | null {
-    const { titleDocs, titleHeld, sources, stemSource } = this.current();
+    const { titleDocs, titleHeld, sources } = this.current();
     if (sources < 2) return null;
     const named = new Set<string>();
     const stems = new Set<string>();
@@ -79,12 +75,7 @@ export class CorpusVocabulary {
       stems.add(stem);
       for (const d of docs) named.add(d);
     }
-    if (!named.size) return null;
-    const elsewhere = bm25Tokens(question).some((stem) => {
-      const only = stemSource.get(stem);
-      return only != null && !named.has(only);
-    });
-    return elsewhere ? null : { sources: named, stems };
+    return named.size ? { sources: named, stems } : null;
   }
 
   /** The document's heading: its first line when that is a title (documentHeading). */
@@ -114,13 +105,9 @@ function corpusVocab(chunks: ReturnType<RagService['chunks']>, generation: numbe
   }
   const stemDf = new Map<string, number>();
   const titleHeld = new Map<string, { all: number; own: number }>();
-  const stemSource = new Map<string, string | null>();
   for (const c of chunks) {
     for (const s of new Set(bm25Tokens(c.text))) {
       stemDf.set(s, (stemDf.get(s) ?? 0) + 1);
-      const only = stemSource.get(s);
-      if (only === undefined) stemSource.set(s, c.source);
-      else if (only !== null && only !== c.source) stemSource.set(s, null);
       const named = titleDocs.get(s);
       if (!named) continue;
       const held = titleHeld.get(s) ?? { all: 0, own: 0 };
@@ -129,7 +116,7 @@ function corpusVocab(chunks: ReturnType<RagService['chunks']>, generation: numbe
       titleHeld.set(s, held);
     }
   }
-  return { generation, words: vocabulary(texts), stemDf, docs: texts.length, titleDocs, titleHeld, sources: sources.size, headings, stemSource };
+  return { generation, words: vocabulary(texts), stemDf, docs: texts.length, titleDocs, titleHeld, sources: sources.size, headings };
 }
 
 /** Most words a first line may have to be read as the document's title. */
