@@ -4,7 +4,7 @@ import { fromRoot } from '../../src/infra/paths.js';
 import { rng } from '../../src/infra/rng.js';
 import { compactEnsemble, ensembleFromOnnx, predictCompact, predictCompactMany, predictRaw } from '../../src/infra/tree-ensemble.js';
 import { answerType } from '../../src/text/rag/ask/answer-type.js';
-import { render, termsOf } from '../../src/text/rag/ask/extractive.js';
+import { TYPED, fit, render, termsOf } from '../../src/text/rag/ask/extractive.js';
 import { checkFeatureNames, featureVector } from '../../src/text/rag/ask/features.js';
 import {
   SENTENCE_FEATURES,
@@ -142,6 +142,21 @@ describe('words of a sentence', () => {
     const from = terms.findIndex((t) => t.text.startsWith(first));
     const to = terms.findIndex((t, i) => i >= from && t.text.endsWith(last)) + 1;
     expect(render(terms, { from, to })).toBe(span);
+  });
+});
+
+describe('where: a place, or a path or an address', () => {
+  it('fits a file path, a dotfile, a relative path and a web address to a "where" question, not a slashed word', () => {
+    const terms = termsOf(
+      'Install a startup file (/usr/local/etc/wgetrc by default), edit ~/.sh_history, run ./configure, see https://example.org/docs and/or TCP/IP.',
+    );
+    const fits = (text: string) =>
+      fit(
+        terms.find((t) => t.text.includes(text))!,
+        TYPED.place,
+      );
+    expect(['wgetrc', 'sh_history', 'configure', 'example.org'].map(fits)).toEqual([1, 1, 1, 1]);
+    expect(['and/or', 'TCP/IP', 'startup'].map(fits)).toEqual([0, 0, 0]);
   });
 });
 

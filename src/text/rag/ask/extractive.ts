@@ -1,7 +1,7 @@
 // Building blocks of the extractive reader (reader.ts): the question's expected answer type, compromise's tagged
 // words of a sentence, runs of noun-phrase words (tagged by compromise) that the question does not already say, and
 // how well a word fits the expected type (who -> a person or organisation, when -> a date, how many -> a number,
-// where -> a place).
+// where -> a place, or a path or an address on a computer or the web).
 import nlp from 'compromise';
 import { bm25Tokens } from '../../search/bm25.js';
 import { YEAR_WORD, memoise } from './lexical.js';
@@ -48,7 +48,7 @@ export const TYPED: Record<Exclude<QuestionType, 'other'>, Record<string, number
   person: { Person: 1, Organization: 1, ProperNoun: 0.6, Acronym: 0.5 },
   date: { Date: 1, Month: 1, Year: 1, WeekDay: 1, Ordinal: 0.6 },
   number: { Value: 1, Money: 1, Percent: 1, Cardinal: 1 },
-  place: { Place: 1, Country: 1, City: 1, Region: 1, ProperNoun: 0.6 },
+  place: { Place: 1, Country: 1, City: 1, Region: 1, Path: 1, ProperNoun: 0.6 },
 };
 
 export const fit = (t: Term, wanted: Record<string, number>) => Math.max(0, ...[...t.tags].map((tag) => wanted[tag] ?? 0));
@@ -77,6 +77,9 @@ function tagTerms(sentence: string) {
     // compromise tags a year as a plain number in most contexts ("since 1963"); years and decades are dates here.
     if (YEAR_WORD.test(t.text)) tags.push('Year');
     if (/^(century|centuries|decade|BC|BCE|AD|CE)$/i.test(t.text)) tags.push('Date');
+    // A file's path ("/usr/local/etc/wgetrc", "~/.sh_history", "./configure": the tokenizer leaves the leading "/" in
+    // front of the word) or a web address is where something is: the answer to a "where" question in a manual.
+    if (tags.includes('Url') || (/(?:^|[\s("'`])(?:~|\.{1,2})?\/\.?$/.test(t.pre) && /^[\p{L}\p{N}_]/u.test(t.text))) tags.push('Path');
     return { text: t.text, pre: t.pre, post: t.post, tagId: tagSetId(tags), stem: bm25Tokens(t.text)[0] ?? '' };
   });
 }
