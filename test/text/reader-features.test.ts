@@ -248,6 +248,12 @@ describe('reader features, on hand-made sentences', () => {
     const reference = spanCandidates(termsOf("Specify '--enable-strict-default' to 'configure' (*note Optional Features::)."), option).map((s) => s.text);
     expect(reference.filter((t) => /Optional|Features|note/.test(t))).toEqual([]);
     expect(reference).toContain('--enable-strict-default');
+    // A path with a hyphen is one answer, never a part of it; a hyphenated word may still be cut ("Paris-based").
+    const where = analyseQuestion('Where are the json files stored?', () => 1);
+    const stored = spanCandidates(termsOf('The files are stored in "/usr/share/iso-codes/json" by Paris-based staff.'), where).map((s) => s.text);
+    expect(stored).toContain('/usr/share/iso-codes/json');
+    expect(stored.filter((t) => /iso$|^codes/.test(t))).toEqual([]);
+    expect(stored).toContain('Paris');
     // A file name whose first part is a question word ("build.sh" for "... to build it?") is still an answer.
     const script = analyseQuestion('Which shell script can I use to build the program?', () => 1);
     const named = spanCandidates(termsOf("You can use the shell script 'build.sh' instead."), script).map((s) => s.text);

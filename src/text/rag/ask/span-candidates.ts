@@ -91,7 +91,7 @@ function inReferences(terms: Term[]): boolean[] {
  * and stop words. A clause's first word (the sentence's, or the one after a colon) alone is no answer when it is a
  * gerund: it heads the clause that is the sentence's subject ("Allocator: Selecting a non-default memory allocator ...
  * is done by setting MALLOC"), and said alone it names nothing. No span starts in the sentence's heading (headingEnd),
- * and none holds a word of a cross-reference (inReferences).
+ * none holds a word of a cross-reference (inReferences), and none cuts a path at a hyphen.
  */
 export function spanCandidates(terms: Term[], q: QuestionInfo): SpanCandidate[] {
   const out: SpanCandidate[] = [];
@@ -102,14 +102,16 @@ export function spanCandidates(terms: Term[], q: QuestionInfo): SpanCandidate[] 
   const startsClause = (i: number) => i === first || (i > 0 && terms[i - 1]!.post.includes(':'));
   const loneGerund = (from: number, to: number) => to === from + 1 && startsClause(from) && isGerund(terms[from]!);
   const reference = inReferences(terms);
+  // A path the tokenizer cut at a hyphen ("/usr/share/iso" + "codes/json"): no span ends or starts inside it.
+  const cutPath = (i: number) => terms[i]?.post === '-' && (terms[i].text.includes('/') || terms[i + 1]?.text.includes('/') === true);
   for (let from = headingEnd(terms); from < terms.length; from++) {
-    if (!edge(terms[from]!) || reference[from]) continue;
+    if (!edge(terms[from]!) || reference[from] || cutPath(from - 1)) continue;
     let onlyQuestion = true;
     for (let to = from + 1; to <= Math.min(terms.length, from + MAX_SPAN); to++) {
       const last = terms[to - 1]!;
       if (reference[to - 1]) break;
       if (adds[to - 1]) onlyQuestion = false;
-      if (edge(last) && !onlyQuestion && !loneGerund(from, to)) out.push({ from, to, text: render(terms, { from, to }) });
+      if (edge(last) && !onlyQuestion && !loneGerund(from, to) && !cutPath(to - 1)) out.push({ from, to, text: render(terms, { from, to }) });
       if (HARD_BREAK.test(last.post) || HARD_BREAK.test(terms[to]?.pre ?? '')) break;
     }
   }
