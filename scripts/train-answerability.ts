@@ -111,19 +111,11 @@ for (const name of listCollections()) await collectionRows(name);
 // --rows FILE: every row (features, scores, set and role) for analysis outside this script.
 if (args.rows) writeFileSync(args.rows, JSON.stringify({ features: ANSWERABILITY_FEATURES, rows }));
 
-/**
- * What the passages lack of the question can only lower the probability that the answer is right. The fitting rows
- * seldom lack anything (a missing rare noun in 4 of 100), and a free fit once gave a missing rare noun a positive
- * weight, so that an answer to a question about something no document names ("ufw") rose to medium confidence.
- */
-const LOWERING = new Set<string>(['names_missing', 'topic_missing', 'nothing_asked', 'rare_nouns_missing', 'missing_weight']);
-const SIGNS = ANSWERABILITY_FEATURES.map((f) => (LOWERING.has(f) ? -1 : 0));
-
 const fit = rows.filter((r) => r.role === 'fit' && r.x);
 const fitted = fitLogistic(
   fit.map((r) => r.x!),
   fit.map((r) => r.answeredScore),
-  { l2: 0.01, iterations: 4000, rate: 0.5, signs: SIGNS },
+  { l2: 0.01, iterations: 4000, rate: 0.5 },
 );
 const shipped = evaluateOnly ? loadAnswerability() : null;
 const round = (x: number) => Math.round(x * 1e4) / 1e4;

@@ -1,7 +1,5 @@
 // Logistic regression on standardised features with an L2 penalty, by full-batch gradient descent from zero weights:
-// deterministic, for small tables (a few thousand rows, a handful of features). A weight may be held to a sign
-// (projected gradient descent: after each step a weight of the wrong sign is set to 0), where what a feature means
-// fixes the direction of its effect and the rows, which seldom see it far from its mean, could learn the other.
+// deterministic, for small tables (a few thousand rows, a handful of features).
 
 export interface LogisticModel {
   mean: number[];
@@ -30,15 +28,7 @@ export function largestDifference(a: Pick<LogisticModel, 'weights' | 'bias'>, b:
   return Math.max(Math.abs(a.bias - b.bias), ...a.weights.map((w, i) => Math.abs(w - b.weights[i]!)));
 }
 
-export interface FitOptions {
-  l2?: number;
-  iterations?: number;
-  rate?: number;
-  /** For each feature: -1 keeps its weight at or below 0, 1 at or above 0, 0 (or none) leaves it free. */
-  signs?: readonly number[];
-}
-
-export function fitLogistic(X: number[][], y: number[], { l2 = 0.01, iterations = 3000, rate = 0.5, signs = [] }: FitOptions = {}): LogisticModel {
+export function fitLogistic(X: number[][], y: number[], { l2 = 0.01, iterations = 3000, rate = 0.5 } = {}): LogisticModel {
   const n = X.length;
   const d = X[0]!.length;
   const mean = Array.from({ length: d }, (_, j) => X.reduce((s, x) => s + x[j]!, 0) / n);
@@ -56,10 +46,7 @@ export function fitLogistic(X: number[][], y: number[], { l2 = 0.01, iterations 
       z.forEach((v, j) => (gw[j]! += e * v));
     });
     b -= (rate * gb) / n;
-    for (let j = 0; j < d; j++) {
-      w[j]! -= rate * (gw[j]! / n + l2 * w[j]!);
-      if ((signs[j] ?? 0) * w[j]! < 0) w[j] = 0;
-    }
+    for (let j = 0; j < d; j++) w[j]! -= rate * (gw[j]! / n + l2 * w[j]!);
   }
   const r = (x: number) => Math.round(x * 1e6) / 1e6;
   return { mean: mean.map(r), scale: scale.map(r), weights: w.map(r), bias: r(b) };
