@@ -153,6 +153,11 @@ describe('POST /rag/ask', () => {
     expect(body.answer).toMatch(/^No answer to this question was found/);
     expect(body.guardrails.support).toMatchObject({ passed: false, missing: expect.arrayContaining(['nitrogen']) });
     expect(body.confidence).toBe('low');
+    // The explanation rates no answer, and does not call the passages in `context` none.
+    expect(body.confidence_explanation).toBe(
+      `No answer is shown, so none is rated: ${body.context.length} passage${body.context.length === 1 ? ' was' : 's were'} retrieved (context), and the warnings say why none answers it.`,
+    );
+    expect(body.context.length).toBeGreaterThan(0);
     expect(fake.calls).toHaveLength(0);
   });
 

@@ -71,7 +71,9 @@ export const AskResponseSchema = z
         answer_support: z.number().optional().describe("the reader's support for an extractive answer"),
       })
       .describe('the factors the score is made of, each 0 to 1'),
-    confidence_explanation: z.string().describe('the factors in one line of words'),
+    confidence_explanation: z
+      .string()
+      .describe('the factors in one line of words; for a refusal, that no answer is rated, and how many passages were retrieved'),
     grounding_score: z
       .number()
       .nullable()

@@ -60,15 +60,21 @@ export function responseOf(ctx: AskContext, a: AnswerPart) {
 
 export type AskResponse = ReturnType<typeof responseOf>;
 
-/** "Not in the collection", with the reason as a warning after those of the steps before. */
+/**
+ * "Not in the collection", with the reason as a warning after those of the steps before. No answer is rated: the
+ * factors are those of no supporting passage, and the explanation says so rather than describe the passages retrieved
+ * (in `context`) as none with similarity 0.
+ */
 export function notFound(ctx: AskContext, warning: string): AskResponse {
+  const n = ctx.kept.length;
+  const retrieved = n ? `${n} passage${n === 1 ? ' was' : 's were'} retrieved (context), and the warnings say why none answers it` : 'no passage was retrieved';
   return responseOf(ctx, {
     answer: NOT_FOUND,
     passage: null,
     answerType: ctx.tagged.answerType,
     llm: false,
     grounding: null,
-    confidence: confidenceOf([], 0),
+    confidence: { ...confidenceOf([], 0), explanation: `No answer is shown, so none is rated: ${retrieved}.` },
     warnings: [...ctx.warnings, warning],
   });
 }
