@@ -159,9 +159,11 @@ function withFollowingQuestions(sentences: FaqSentence[], block: number[]): numb
   for (let at = nextIn(sentences, block[block.length - 1]!); at >= 0 && block.length < QUESTION_SENTENCES; at = nextIn(sentences, at)) {
     const [last, s] = [sentences[block[block.length - 1]!]!, sentences[at]!];
     if (!asksQuestion(s.text) || FAQ_QUESTION.test(s.text)) break;
-    const end = s.chunk.indexOf(last.text) + last.text.length;
+    const from = s.chunk.indexOf(last.text);
+    if (from < 0) break;
+    const end = from + last.text.length;
     const gap = s.chunk.indexOf(s.text, end);
-    if (end < last.text.length || gap < 0 || /\n[ \t]*\n/.test(s.chunk.slice(end, gap))) break;
+    if (gap < 0 || /\n[ \t]*\n/.test(s.chunk.slice(end, gap))) break;
     block.push(at);
   }
   return block;
@@ -180,7 +182,7 @@ export function faqAnswer(question: string, sentences: FaqSentence[]): FaqAnswer
     const last = block[block.length - 1]!;
     // A question that others follow on its line is a FAQ's when the last of them is.
     if (!isFaqQuestion(sentences, i, nextIn(sentences, last)) && !(last !== i && isFaqQuestion(sentences, last, nextIn(sentences, last)))) return;
-    const answer = answerAfter(sentences, block[block.length - 1]!);
+    const answer = answerAfter(sentences, last);
     if (answer.length) best = { question: i, answer, overlap };
   });
   return best;
