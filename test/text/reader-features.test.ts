@@ -254,6 +254,11 @@ describe('reader features, on hand-made sentences', () => {
     expect(stored).toContain('/usr/share/iso-codes/json');
     expect(stored.filter((t) => /iso$|^codes/.test(t))).toEqual([]);
     expect(stored).toContain('Paris');
+    // Nor does a span start inside a hyphenated word: "base" of "perl-base" is no package.
+    const pkg = analyseQuestion('Which package provides the binary?', () => 1);
+    const base = spanCandidates(termsOf('The perl-base package provides the binary.'), pkg).map((s) => s.text);
+    expect(base).toContain('perl-base');
+    expect(base.filter((t) => /^base/.test(t))).toEqual([]);
     // A file name whose first part is a question word ("build.sh" for "... to build it?") is still an answer.
     const script = analyseQuestion('Which shell script can I use to build the program?', () => 1);
     const named = spanCandidates(termsOf("You can use the shell script 'build.sh' instead."), script).map((s) => s.text);

@@ -91,7 +91,8 @@ function inReferences(terms: Term[]): boolean[] {
  * and stop words. A clause's first word (the sentence's, or the one after a colon) alone is no answer when it is a
  * gerund: it heads the clause that is the sentence's subject ("Allocator: Selecting a non-default memory allocator ...
  * is done by setting MALLOC"), and said alone it names nothing. No span starts in the sentence's heading (headingEnd),
- * none holds a word of a cross-reference (inReferences), and none cuts a path at a hyphen.
+ * none holds a word of a cross-reference (inReferences), none starts inside a hyphenated word, and none ends inside
+ * a path cut at a hyphen.
  */
 export function spanCandidates(terms: Term[], q: QuestionInfo): SpanCandidate[] {
   const out: SpanCandidate[] = [];
@@ -102,10 +103,13 @@ export function spanCandidates(terms: Term[], q: QuestionInfo): SpanCandidate[] 
   const startsClause = (i: number) => i === first || (i > 0 && terms[i - 1]!.post.includes(':'));
   const loneGerund = (from: number, to: number) => to === from + 1 && startsClause(from) && isGerund(terms[from]!);
   const reference = inReferences(terms);
-  // A path the tokenizer cut at a hyphen ("/usr/share/iso" + "codes/json"): no span ends or starts inside it.
+  // The tokenizer cuts a word at its hyphens ("perl" + "base", "/usr/share/iso" + "codes/json"). No span starts after
+  // such a cut: the end of a compound ("base" of "perl-base") names nothing alone. A span may end before one ("Paris"
+  // of "Paris-based"), but not inside a path.
+  const hyphenBefore = (i: number) => terms[i - 1]?.post === '-';
   const cutPath = (i: number) => terms[i]?.post === '-' && (terms[i].text.includes('/') || terms[i + 1]?.text.includes('/') === true);
   for (let from = headingEnd(terms); from < terms.length; from++) {
-    if (!edge(terms[from]!) || reference[from] || cutPath(from - 1)) continue;
+    if (!edge(terms[from]!) || reference[from] || hyphenBefore(from)) continue;
     let onlyQuestion = true;
     for (let to = from + 1; to <= Math.min(terms.length, from + MAX_SPAN); to++) {
       const last = terms[to - 1]!;
