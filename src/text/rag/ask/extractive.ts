@@ -28,14 +28,8 @@ export function questionType(question: string): QuestionType {
   )
     return 'person';
   if (/\b(where|(what|which) (country|city|state|place|region|continent|river|town|area|location|nation|island|county|province))\b/.test(q)) return 'place';
-  // "which version of X ...", "in what release did ...": the answer is a version number ("5.2.1", "v2.4.0").
-  if (VERSION_QUESTION.test(q)) return 'number';
   return 'other';
 }
-
-const VERSION_QUESTION = /^(?:[\w .-]{1,40}:\s+)?\W*(?:(?:in|from|since|up to|as of|with|for)\s+)?(?:which|what)(?:'s| is| was)?(?: the)?(?: [\w.+-]+){0,3}? (?:version|release)s?\b/;
-// A version number as software gives it; compromise tags "5.2.1" a date, "v2.4.0" a noun.
-const VERSION_WORD = /^v?\d+(?:\.\d+){1,3}(?:[a-z]+\d*)?$/i;
 
 export { titleWords } from '../../search/bm25.js';
 
@@ -83,7 +77,6 @@ function tagTerms(sentence: string) {
     // compromise tags a year as a plain number in most contexts ("since 1963"); years and decades are dates here.
     if (YEAR_WORD.test(t.text)) tags.push('Year');
     if (/^(century|centuries|decade|BC|BCE|AD|CE)$/i.test(t.text)) tags.push('Date');
-    if (VERSION_WORD.test(t.text)) tags.push('Value');
     // A file's path ("/usr/local/etc/wgetrc", "~/.sh_history", "./configure": the tokenizer leaves the leading "/" in
     // front of the word) or a web address is where something is: the answer to a "where" question in a manual.
     if (tags.includes('Url') || (/(?:^|[\s("'`])(?:~|\.{1,2})?\/\.?$/.test(t.pre) && /^[\p{L}\p{N}_]/u.test(t.text))) tags.push('Path');
