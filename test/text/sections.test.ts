@@ -34,6 +34,26 @@ describe('headings', () => {
     expect(headingsOf(plain, true).map((h) => h.text)).toEqual(['Building on old systems', 'Reporting problems']);
   });
 
+  it("finds a manual page's indented terms, an option's one or more lines, but no table row or code", () => {
+    const manual = [
+      'OPTIONS',
+      '       -q',
+      '       --quiet',
+      '              Print nothing but errors.',
+      '',
+      '       --retries=count',
+      '              How often a failed copy is tried again.',
+      '',
+      '       mode     What the copy does with links; one of',
+      '                follow, skip or copy.',
+      '',
+      '       run(job) {',
+      '           return job.start();',
+      '       }',
+    ].join('\n');
+    expect(headingsOf(manual, true).map((h) => h.text)).toEqual(['OPTIONS', '-q --quiet', '--retries=count']);
+  });
+
   it('takes no line of code, no sentence and no FAQ marker for a heading', () => {
     const text = ['Intro text here.', '', '  npm install thing --save', '', 'const x = f(y);', '', 'Q: Why?', '', 'It is done.', ''].join('\n');
     expect(headingsOf(text, true)).toEqual([]);

@@ -24,6 +24,7 @@ export interface Heading {
 
 const MAX_WORDS = 8;
 const MAX_CHARS = 80;
+const MAX_TERM_LINES = 3;
 /** Signs of a line of code or a command rather than a heading. */
 const CODE_LIKE = /[=(){}[\];<>|]|\s--?[a-z]|^\s*(?:\$|#|\/\/|--?\w|[-*+•]\s|['"`])/;
 /**
@@ -52,7 +53,16 @@ export function headingsOf(chunk: string, opensDocument = false): Heading[] {
   lines.forEach((line, i) => {
     const start = at;
     at += line.length + 1;
-    if (blank(line) || indent(line) > 0 || (i === 0 ? !opensDocument : !blank(lines[i - 1]))) return;
+    if (blank(line)) return;
+    const previous = lines[i - 1];
+    // An indented term may follow its section's shallower heading line directly ("OPTIONS" over "       -q").
+    const opens = i === 0 ? opensDocument : blank(previous) || (indent(line) > 0 && indent(previous!) < indent(line));
+    if (!opens) return;
+    if (indent(line) > 0) {
+      const term = indentedTerm(lines, i);
+      if (term) out.push({ start, text: term });
+      return;
+    }
     const text = line.trim();
     const lead = LEAD.exec(text);
     if (lead && worded(lead[1]!)) {
@@ -65,6 +75,26 @@ export function headingsOf(chunk: string, opensDocument = false): Heading[] {
     out.push({ start, text: text.replace(/:$/, '') });
   });
   return out;
+}
+
+/**
+ * An indented term over its deeper-indented description, as a manual page lists its options and settings: up to
+ * MAX_TERM_LINES lines at the term's indent ("-s strsize", "--string-limit=strsize"), then a deeper one. The lines
+ * join into one heading. An option's dashes, "=" and brackets belong to such a term; a line of code does not.
+ */
+function indentedTerm(lines: string[], i: number): string | null {
+  const depth = indent(lines[i]!);
+  const terms: string[] = [];
+  let k = i;
+  for (; k < lines.length && terms.length < MAX_TERM_LINES && !blank(lines[k]) && indent(lines[k]!) === depth; k++) {
+    const text = lines[k]!.trim();
+    if (text.length > MAX_CHARS || /\S\s{4,}\S/.test(text) || /[.,;!?]$/.test(text) || CODE_LINE.test(text) || /^(?:\$|#|\/\/|[*+•]\s)/.test(text)) return null;
+    terms.push(text);
+  }
+  const description = lines[k];
+  if (description === undefined || blank(description) || indent(description) <= depth) return null;
+  const text = terms.join(' ');
+  return /\p{L}{2}/u.test(text) && wordsOf(text).length <= MAX_WORDS ? text.replace(/:$/, '') : null;
 }
 
 /**
