@@ -75,3 +75,34 @@ describe('the candidates sent to the reader', () => {
     expect(of('Setup').titleStems ?? []).not.toContain('idle_period');
   });
 });
+
+describe("an answer from a manual's description of an option", () => {
+  const page = 'OPTIONS\n       -w, --wait seconds\n              Fail if the lock cannot be acquired within seconds.\n              Fractions are allowed.\n';
+  /** A reader that picks the candidate starting with `start`, as an open answer or as a doubtful span's sentence. */
+  const picking = (start: string, answerType: 'open' | 'factoid', spanScore: number | null) =>
+    new PassageReader({ chunk: () => undefined }, { rarity: () => () => 1 } as unknown as CorpusVocabulary, {
+      readInWorker: async (args) => {
+        const candidate = args.candidates.findIndex((c) => c.text.startsWith(start));
+        const sentence = args.candidates[candidate]!.text;
+        const answer = answerType === 'open' ? sentence : 'lock';
+        return { answerType, answer, sentence, candidate, sentenceProbability: 0.9, spanScore, support: 0.9 };
+      },
+      spanDoubt: () => 0.5,
+    });
+
+  it('is led by the term the description is under, while the learned decision judges the sentence alone', async () => {
+    const read = await picking('Fractions', 'open', null).read('Can the wait be a fraction of a second?', 'open', [hit(page)]);
+    expect(read?.answer).toBe('-w, --wait seconds: Fractions are allowed.');
+    expect(read?.core).toBe('Fractions are allowed.');
+    const doubtful = await picking('Fractions', 'factoid', 0.1).read('How exact is the wait?', 'factoid', [hit(page)]);
+    expect(doubtful?.answer).toBe('-w, --wait seconds: Fractions are allowed.');
+    expect(doubtful?.answerType).toBe('sentence');
+  });
+
+  it('keeps a span as it is, and a sentence outside any description', async () => {
+    const span = await picking('Fractions', 'factoid', 0.9).read('What is allowed?', 'factoid', [hit(page)]);
+    expect(span?.answer).toBe('lock');
+    const prose = await picking('OPTIONS', 'open', null).read('What are the options?', 'open', [hit(page)]);
+    expect(prose?.answer.startsWith('-w')).toBe(false);
+  });
+});

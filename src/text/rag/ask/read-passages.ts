@@ -13,7 +13,7 @@ import { completeFragment, titleStems } from './passages.js';
 import type { LearnedReader, ReadResult, SentenceCandidate, analyseQuestion } from './reader.js';
 import type { ReadArgs } from './reader-task.js';
 import { reflowed } from './reflow.js';
-import { contextStems, headingBefore, sectionHeadings } from './sections.js';
+import { contextStems, headingBefore, sectionHeadings, sectionTerms } from './sections.js';
 
 /** What an answer is: a span (factoid), sentences (open), or the sentence of a doubtful span (sentence). */
 export type ShownType = AnswerType | 'sentence';
@@ -50,7 +50,8 @@ const READER_CHUNKS = 5;
 /** Best sentences a READER_MODEL reads for the span (joined in their order in the chunks). */
 const MODEL_READER_SENTENCES = 3;
 
-type Candidate = SentenceCandidate & { hit: SearchHit };
+/** A sentence to read, with its chunk and the indented term it describes (sectionTerms), if any. */
+type Candidate = SentenceCandidate & { hit: SearchHit; term?: string | null };
 type Analysed = () => Promise<{ reader: LearnedReader; question: ReturnType<typeof analyseQuestion> }>;
 
 /**
@@ -129,12 +130,13 @@ export class PassageReader {
     const passage = passageOf(candidates, read.candidate, read.sentence);
     // A span the reader doubts (its expected token F1 below spanDoubt) is not shown alone: its sentence is the answer.
     const doubtful = read.answerType === 'factoid' && read.spanScore !== null && read.spanScore < this.options.spanDoubt();
-    const core = read.core === undefined ? {} : { core: withoutAnswerMarker(read.core) };
-    if (doubtful) return { answer: withoutAnswerMarker(read.sentence), ...core, passage, answerType: 'sentence', support: read.support, warnings };
-    if (read.answerType === 'factoid')
+    if (read.answerType === 'factoid' && !doubtful)
       return { answer: wholeNumber(read.answer, read.sentence), passage, answerType: 'factoid', support: read.support, warnings };
-    const answer = withoutAnswerMarker(read.answer);
-    return { answer, ...core, passage, answerType: read.answerType, support: read.support, warnings };
+    const shown = withoutAnswerMarker(doubtful ? read.sentence : read.answer);
+    // The learned decision judges the reader's own answer; the reader sees the term a description's sentence is under.
+    const core = { core: withoutAnswerMarker(read.core ?? shown) };
+    const answer = underTerm(shown, candidates[read.candidate]!.term);
+    return { answer, ...core, passage, answerType: doubtful ? 'sentence' : read.answerType, support: read.support, warnings };
   }
 
   /** The best passage of one document for the question: among its retrieved chunks, else its first chunk. */
@@ -165,7 +167,9 @@ export class PassageReader {
       // Each sentence holds its document's name's words and its section heading's (sections.ts).
       const before = previous ? headingBefore(previous.text, hit.text, hit.chunk_index === 1) : null;
       const headings = sectionHeadings(hit.text, spans, before, hit.chunk_index === 0);
+      const terms = sectionTerms(hit.text, spans, hit.chunk_index === 0);
       return found.map((text, position) => ({
+        term: terms[position]!,
         text,
         chunkRank,
         chunkBm25,
@@ -246,6 +250,14 @@ function fromFaq(question: string, type: AnswerType, candidates: Candidate[]): O
   const answer = found.answer.map((i, k) => (k ? candidates[i]!.text : withoutAnswerMarker(candidates[i]!.text))).join(' ');
   const passage = passageOf(candidates, found.question, `${candidates[found.question]!.text} ${answer}`);
   return { answer, passage, answerType: type === 'open' ? 'open' : 'sentence', support: found.overlap };
+}
+
+/**
+ * Sentences from a manual's description of an option or setting, led by the term they describe ("-w, --wait,
+ * --timeout seconds: Fail if the lock cannot be acquired within seconds."): the description seldom names it again.
+ */
+function underTerm(answer: string, term: string | null | undefined): string {
+  return term && !answer.startsWith(term) ? `${term}: ${answer}` : answer;
 }
 
 const passageOf = (candidates: Candidate[], i: number, text: string): PassageRef => ({

@@ -20,6 +20,8 @@ export interface Heading {
   /** Where the heading starts in the chunk. */
   start: number;
   text: string;
+  /** An indented term over its description (a manual's option or setting), not a section's title. */
+  term?: true;
 }
 
 const MAX_WORDS = 8;
@@ -60,7 +62,7 @@ export function headingsOf(chunk: string, opensDocument = false): Heading[] {
     if (!opens) return;
     if (indent(line) > 0) {
       const term = indentedTerm(lines, i);
-      if (term) out.push({ start, text: term });
+      if (term) out.push({ start, text: term, term: true });
       return;
     }
     const text = line.trim();
@@ -115,6 +117,18 @@ export function sectionHeadings(
     const own = k >= 0 && headings[k]!.start === s.start;
     if (!own && CODE_LINE.test(s.text)) return null;
     return k >= 0 ? headings[k]!.text : before;
+  });
+}
+
+/**
+ * The indented term each sentence of a chunk stands under (indentedTerm): the option or setting it describes, when
+ * the chunk's last heading at or before it is one; null otherwise.
+ */
+export function sectionTerms(chunk: string, sentences: readonly Pick<SentenceSpan, 'start'>[], opensDocument: boolean): (string | null)[] {
+  const headings = headingsOf(chunk, opensDocument);
+  return sentences.map((s) => {
+    const h = headings.findLast((x) => x.start <= s.start);
+    return h?.term ? h.text : null;
   });
 }
 
