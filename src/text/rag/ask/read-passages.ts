@@ -133,9 +133,9 @@ export class PassageReader {
     if (read.answerType === 'factoid' && !doubtful)
       return { answer: wholeNumber(read.answer, read.sentence), passage, answerType: 'factoid', support: read.support, warnings };
     const shown = withoutAnswerMarker(doubtful ? read.sentence : read.answer);
-    // The learned decision judges the reader's own answer; the reader sees the term a description's sentence is under.
-    const core = { core: withoutAnswerMarker(read.core ?? shown) };
     const answer = underTerm(shown, candidates[read.candidate]!.term);
+    // The learned decision judges the reader's own answer; the user sees the term a description's sentence is under.
+    const core = read.core !== undefined ? { core: withoutAnswerMarker(read.core) } : answer !== shown ? { core: reflowed(shown) } : {};
     return { answer, ...core, passage, answerType: doubtful ? 'sentence' : read.answerType, support: read.support, warnings };
   }
 
