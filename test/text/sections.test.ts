@@ -2,7 +2,7 @@
 // holds when the reader ranks sentences.
 import { describe, expect, it } from 'vitest';
 import { analyseQuestion, loadLearnedReader } from '../../src/text/rag/ask/reader.js';
-import { contextStems, headingBefore, headingsOf, sectionHeadings } from '../../src/text/rag/ask/sections.js';
+import { contextStems, headingBefore, headingsOf, sectionHeadings, sectionTerms } from '../../src/text/rag/ask/sections.js';
 import { sentenceSpans } from '../../src/text/sentences.js';
 
 const reference = [
@@ -52,6 +52,27 @@ describe('headings', () => {
       '       }',
     ].join('\n');
     expect(headingsOf(manual, true).map((h) => h.text)).toEqual(['OPTIONS', '-q --quiet', '--retries=count']);
+  });
+
+  it("holds a term only over its description, and takes a term's bracketed second line", () => {
+    const manual = [
+      '       list [<options>]',
+      '           List the entries.',
+      '',
+      '       show [-u|--untracked]',
+      '       [<entry>]',
+      '           Show the changes of an entry.',
+      '',
+      "       A paragraph at the terms' indent.",
+      '       It goes on here.',
+    ].join('\n');
+    expect(headingsOf(manual, true).map((h) => h.text)).toEqual(['list [<options>]', 'show [-u|--untracked] [<entry>]']);
+    const spans = sentenceSpans(manual);
+    const terms = sectionTerms(manual, spans, true);
+    const of = (start: string) => terms[spans.findIndex((s) => s.text.includes(start))];
+    expect(of('Show the changes')).toBe('show [-u|--untracked] [<entry>]');
+    expect(of('A paragraph')).toBeNull();
+    expect(sectionHeadings(manual, spans, 'COMMANDS', true)[spans.findIndex((s) => s.text.includes('A paragraph'))]).toBe('COMMANDS');
   });
 
   it('takes no line of code, no sentence and no FAQ marker for a heading', () => {

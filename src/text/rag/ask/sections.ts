@@ -22,6 +22,8 @@ export interface Heading {
   text: string;
   /** An indented term over its description (a manual's option or setting), not a section's title. */
   term?: true;
+  /** Where a term's description ends: at the next line indented no deeper than the term. */
+  end?: number;
 }
 
 const MAX_WORDS = 8;
@@ -51,7 +53,13 @@ const worded = (text: string) => /\p{L}{2}/u.test(text) && wordsOf(text).length 
 export function headingsOf(chunk: string, opensDocument = false): Heading[] {
   const out: Heading[] = [];
   const lines = chunk.split('\n');
+  const starts: number[] = [];
   let at = 0;
+  for (const line of lines) {
+    starts.push(at);
+    at += line.length + 1;
+  }
+  at = 0;
   lines.forEach((line, i) => {
     const start = at;
     at += line.length + 1;
@@ -62,7 +70,7 @@ export function headingsOf(chunk: string, opensDocument = false): Heading[] {
     if (!opens) return;
     if (indent(line) > 0) {
       const term = indentedTerm(lines, i);
-      if (term) out.push({ start, text: term, term: true });
+      if (term) out.push({ start, text: term.text, term: true, end: starts[term.endLine] ?? chunk.length });
       return;
     }
     const text = line.trim();
@@ -84,23 +92,32 @@ export function headingsOf(chunk: string, opensDocument = false): Heading[] {
  * MAX_TERM_LINES lines at the term's indent ("-s strsize", "--string-limit=strsize"), then a deeper one. The lines
  * join into one heading. An option's dashes, "=" and brackets belong to such a term; a line of code does not.
  */
-function indentedTerm(lines: string[], i: number): string | null {
+function indentedTerm(lines: string[], i: number): { text: string; endLine: number } | null {
   const depth = indent(lines[i]!);
   const terms: string[] = [];
   let k = i;
   for (; k < lines.length && terms.length < MAX_TERM_LINES && !blank(lines[k]) && indent(lines[k]!) === depth; k++) {
     const text = lines[k]!.trim();
-    if (text.length > MAX_CHARS || /\S\s{4,}\S/.test(text) || /[.,;!?]$/.test(text) || CODE_LINE.test(text) || /^(?:\$|#|\/\/|[*+•]\s)/.test(text)) return null;
+    // A term's later line may go on with its brackets ("[<stash>]"); a first line that opens with one is code.
+    const code = CODE_LINE.test(k > i ? text.replace(/^[[<]/, '') : text);
+    if (text.length > MAX_CHARS || /\S\s{4,}\S/.test(text) || /[.,;!?]$/.test(text) || code || /^(?:\$|#|\/\/|[*+•]\s)/.test(text)) return null;
     terms.push(text);
   }
   const description = lines[k];
   if (description === undefined || blank(description) || indent(description) <= depth) return null;
   const text = terms.join(' ');
-  return /\p{L}{2}/u.test(text) && wordsOf(text).length <= MAX_WORDS ? text.replace(/:$/, '') : null;
+  if (!/\p{L}{2}/u.test(text) || wordsOf(text).length > MAX_WORDS) return null;
+  let endLine = k;
+  while (endLine < lines.length && (blank(lines[endLine]) || indent(lines[endLine]!) > depth)) endLine++;
+  return { text: text.replace(/:$/, ''), endLine };
 }
 
+/** The heading in force at a place of the chunk: the last one at or before it whose description, if a term's, holds it. */
+const inForce = (headings: Heading[], at: number) => headings.findLast((h) => h.start <= at && (h.end === undefined || at < h.end));
+
 /**
- * The heading each sentence of a chunk stands under: the last heading of the chunk that starts at or before it, else
+ * The heading each sentence of a chunk stands under: the last heading of the chunk in force there (a term's only over
+ * its description), else
  * `before` (the heading the chunk starts under, from the chunk before it: headingBefore); null when there is none. A sentence that is
  * its own heading, or opens with it, stands under it too, which adds nothing it does not hold.
  */
@@ -111,12 +128,10 @@ export function sectionHeadings(
   opensDocument: boolean,
 ): (string | null)[] {
   const headings = headingsOf(chunk, opensDocument);
-  let k = -1;
   return sentences.map((s) => {
-    while (k + 1 < headings.length && headings[k + 1]!.start <= s.start) k++;
-    const own = k >= 0 && headings[k]!.start === s.start;
-    if (!own && CODE_LINE.test(s.text)) return null;
-    return k >= 0 ? headings[k]!.text : before;
+    const h = inForce(headings, s.start);
+    if (h?.start !== s.start && CODE_LINE.test(s.text)) return null;
+    return h ? h.text : before;
   });
 }
 
@@ -127,7 +142,7 @@ export function sectionHeadings(
 export function sectionTerms(chunk: string, sentences: readonly Pick<SentenceSpan, 'start'>[], opensDocument: boolean): (string | null)[] {
   const headings = headingsOf(chunk, opensDocument);
   return sentences.map((s) => {
-    const h = headings.findLast((x) => x.start <= s.start);
+    const h = inForce(headings, s.start);
     return h?.term ? h.text : null;
   });
 }
@@ -143,7 +158,7 @@ export function headingBefore(previous: string, chunk: string, previousOpensDocu
   const end = at < 0 ? previous.length : at;
   return (
     headingsOf(previous, previousOpensDocument)
-      .filter((h) => h.start <= end)
+      .filter((h) => h.start <= end && (h.end === undefined || end < h.end))
       .at(-1)?.text ?? null
   );
 }
