@@ -104,5 +104,9 @@ describe("an answer from a manual's description of an option", () => {
     expect(span?.answer).toBe('lock');
     const prose = await picking('OPTIONS', 'open', null).read('What are the options?', 'open', [hit(page)]);
     expect(prose?.answer.startsWith('-w')).toBe(false);
+    // A sentence that opens with its own term (of two lines) is not led by it again.
+    const twoLines = 'OPTIONS\n\n       -w\n       --wait seconds\n              Fail after that many seconds.\n';
+    const own = await picking('-w', 'open', null).read('How long does it wait?', 'open', [hit(twoLines)]);
+    expect(own?.answer).toBe('-w --wait seconds Fail after that many seconds.');
   });
 });

@@ -257,7 +257,7 @@ function fromFaq(question: string, type: AnswerType, candidates: Candidate[]): O
  * --timeout seconds: Fail if the lock cannot be acquired within seconds."): the description seldom names it again.
  */
 function underTerm(answer: string, term: string | null | undefined): string {
-  return term && !answer.startsWith(term) ? `${term}: ${answer}` : answer;
+  return term && !answer.replace(/\s+/g, ' ').startsWith(term) ? `${term}: ${answer}` : answer;
 }
 
 const passageOf = (candidates: Candidate[], i: number, text: string): PassageRef => ({
