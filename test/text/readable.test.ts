@@ -79,8 +79,10 @@ describe('documents as a reader reads them', () => {
     expect(text).toContain('Write to help@example.org or see the FAQ.');
   });
 
-  it('reads each table row as one sentence naming its cells by their column', () => {
-    expect(paragraphs).toContain('Option: bodyLimit. Type: number. Default: 1048576. Description: The largest body, in bytes.');
+  it('reads each table row as sentences naming each cell by its column and the row by its first cell', () => {
+    expect(paragraphs).toContain(
+      'Option: bodyLimit. Type of bodyLimit: number. Default of bodyLimit: 1048576. Description of bodyLimit: The largest body, in bytes.',
+    );
   });
 
   it('reads a plain-text table (a header over a rule of dashes and "+") as one sentence per row', () => {

@@ -78,23 +78,31 @@ function rowSentence(header: string[], cells: string[]): string {
   return parts.length ? `${parts.join('; ')}.` : '';
 }
 
+/** A row's key, its first cell, when short enough to name the row in each of its other cells. */
+const MAX_KEY_CHARS = 40;
+
 /**
- * A Markdown table row as its cells, each a sentence naming its column ("Option: schemaTable. Default: none."). Rows as
- * one sentence (rowSentence) were tried: on the development halves the span reader then picked a column's name
- * ("Description") as the answer, and one question went from right to wrong.
+ * A Markdown table row as its cells, each a sentence naming its column and, past the first, the row's key: "Option:
+ * schemaTable. Default of schemaTable: none.", so that the sentence that answers ("Hide date from debug output") also
+ * holds the row it belongs to ("DEBUG_HIDE_DATE"). Rows as one sentence (rowSentence) were tried: on the development
+ * halves the span reader then picked a column's name ("Description") as the answer, and one question went from right
+ * to wrong.
  */
 function table(t: Tokens.Table): string[] {
   const header = t.header.map((h) => inline(h.text));
-  return t.rows.map((row) =>
-    row
+  return t.rows.map((row) => {
+    const key = inline(row[0]?.text ?? '').replace(/[.:;]+$/, '');
+    const named = key.length > 0 && key.length <= MAX_KEY_CHARS && !/[.!?]\s/.test(key);
+    return row
       .map((cell, i) => {
         const value = inline(cell.text);
         if (!value) return '';
-        return header[i] ? `${header[i]}: ${sentence(value)}` : sentence(value);
+        const column = i > 0 && named ? (header[i] ? `${header[i]} of ${key}` : key) : header[i];
+        return column ? `${column}: ${sentence(value)}` : sentence(value);
       })
       .filter(Boolean)
-      .join(' '),
-  );
+      .join(' ');
+  });
 }
 
 function list(l: Tokens.List): string[] {
