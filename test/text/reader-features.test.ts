@@ -517,6 +517,28 @@ describe('the shipped reader', () => {
     expect(reader.read(q, candidates)!.answer).toBe(text.join(' '));
   });
 
+  it('adds to the answer of a "how" question the next sentence when it says how that is done, and what it announces', () => {
+    const q = analyseQuestion('how does the search tool avoid reading every file to speed things up?', () => 1);
+    const text = [
+      'To gain speed, the search tool avoids reading files whenever possible.',
+      'It does this by:',
+      // The sentence splitter leaves a numbered item's marker alone: it comes with its item.
+      '1.',
+      'Checking the size of each folder first.',
+      'The tool is written in C.',
+    ];
+    expect(reader.read(q, oneChunk(text))!.answer).toBe(text.slice(0, 4).join(' '));
+    // A next sentence that does not say how stands apart.
+    const plain = [text[0]!, 'The tool is written in C.'];
+    expect(reader.read(q, oneChunk(plain))!.answer).toBe(plain[0]);
+  });
+
+  it('keeps the sentence before an answer that opens with "The result is", for its cause', () => {
+    const q = analyseQuestion('how is the matcher so much faster than other matchers?', () => 1);
+    const text = ['The matcher skips impossible text without looking at every character.', 'The result is typically many times faster than other matchers.'];
+    expect(reader.read(q, oneChunk(text))!.answer).toBe(text.join(' '));
+  });
+
   it('goes on with the next sentence of an open answer when the ranker finds it close enough (CONTINUE_SHARE)', () => {
     const q = analyseQuestion('when the service runs as root, how do i make it use another account than daemon?', () => 1);
     const others = ['Logs are written to the journal and rotated weekly.', 'Each worker process handles one connection at a time.'];

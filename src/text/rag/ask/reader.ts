@@ -217,7 +217,7 @@ const LIST_ITEM = /^\W*(?:the )?(?:first|second|third|fourth|fifth|sixth|seventh
 const REPLY = /^(?:yes|no|yep|nope|not (?:yet|really|quite|always|exactly))\b[^.!?]{0,24}[.!]$/i;
 /** A sentence that opens by pointing back to the one before it for its cause ("As a result, ...", "That is why ..."). */
 const POINTS_BACK =
-  /^(?:as a (?:result|consequence)|therefore|thus|hence|consequently|for (?:this|that|these|those) reasons?|(?:this|that) is why|that's why|because of (?:this|that))\b/i;
+  /^(?:as a (?:result|consequence)|the result (?:is|was)|therefore|thus|hence|consequently|for (?:this|that|these|those) reasons?|(?:this|that) is why|that's why|because of (?:this|that))\b/i;
 
 /** The index of the sentence `offset` places from `c` in its chunk; -1 when the chunk has none there. */
 const neighbour = (candidates: SentenceCandidate[], c: SentenceCandidate, offset: number) =>
@@ -240,14 +240,24 @@ const CAUSAL = /\b(?:because|since|due to|owing to|so that|in order to|as a resu
 const ANAPHOR = /^(?:this|that|these|those|it|such)\b/i;
 
 /**
+ * A sentence that opens by saying how the one before it is done ("It does this by:", "This is done by ...", "To do so,
+ * ...").
+ */
+const HOW_IT_IS_DONE =
+  /^(?:(?:it|this|that|they) (?:does|do|did) (?:this|so|that|it) (?:by|using|through|with)\b|(?:this|that|it) (?:is|was) (?:done|achieved|accomplished) (?:by|using|through|with)\b|to do (?:this|so|that)\b)/i;
+
+/**
  * For a "why" question answered by a sentence that gives no cause ("jemalloc is the default on Linux."): the next
- * sentence of its chunk when it points back to it and gives one ("This default was picked because ...").
+ * sentence of its chunk when it points back to it and gives one ("This default was picked because ..."). For an open
+ * "how" question: the next sentence when it says how the answer's sentence is done ("To gain speed, GNU find avoids
+ * statting files whenever possible." over "It does this by:"), with what it announces.
  */
 function reasonAfter(q: QuestionInfo, candidates: SentenceCandidate[], pair: number[]): number[] {
-  if (q.wh !== 'why' || pair.some((i) => CAUSAL.test(candidates[i]!.text))) return [];
   const next = neighbour(candidates, candidates[pair[pair.length - 1]!]!, 1);
   if (next < 0) return [];
   const text = candidates[next]!.text.trim();
+  if (q.wh === 'how') return q.answerType === 'open' && HOW_IT_IS_DONE.test(text) ? [next, ...introduced(candidates, next)] : [];
+  if (q.wh !== 'why' || pair.some((i) => CAUSAL.test(candidates[i]!.text))) return [];
   return ANAPHOR.test(text) && CAUSAL.test(text) ? [next] : [];
 }
 
@@ -300,6 +310,8 @@ function withAnnounced(candidates: SentenceCandidate[], i: number): string {
 const ANNOUNCES = /(?::|\s(?:to|at|from|via|by|with|for|in|into))\s*$/i;
 /** A sentence of prose that breaks off after a word in lower case, with no stop ("... can be found in the directory"). */
 const BREAKS_OFF = /^(?:\S+\s+){4,}\p{Ll}[\p{L}'\u2019-]*$/u;
+/** A numbered list item's marker, which the sentence splitter leaves as a sentence of its own ("1."). */
+const LIST_NUMBER = /^\(?\d{1,2}[.)]$/;
 /** A sentence that ends with a stop (or a closing quote or bracket after one): prose, which nothing announces. */
 const ENDS_PROSE = /[.!?][\s"'\u201d\u2019)\]]*$/u;
 
@@ -315,7 +327,9 @@ function introduced(candidates: SentenceCandidate[], last: number): number[] {
   if (!colon && !BREAKS_OFF.test(text)) return [];
   const next = neighbour(candidates, candidates[last]!, 1);
   if (next < 0 || (!colon && ENDS_PROSE.test(candidates[next]!.text.trim()))) return [];
-  return [next];
+  // A numbered list's first marker comes with its item.
+  const item = LIST_NUMBER.test(candidates[next]!.text.trim()) ? neighbour(candidates, candidates[next]!, 1) : -1;
+  return item < 0 ? [next] : [next, item];
 }
 
 /**
