@@ -44,6 +44,27 @@ describe('documents as a reader reads them', () => {
     expect(out).not.toMatch(/```|\||`|\*\*|<\/?code>|https:\/\/|\]\(/);
   });
 
+  it('reads no badge: a linked image is dropped, and a paragraph of images only opens nothing', () => {
+    const text = readableText(
+      [
+        'pako',
+        '=====',
+        '',
+        '[![Build Status](https://ci.example/pako.svg)](https://ci.example/pako)',
+        '[![NPM version][npm-badge]][npm]',
+        '',
+        '![logo](logo.png)',
+        '',
+        '> zlib port to javascript, very fast!',
+        '',
+        '[npm-badge]: https://img.example/npm.svg',
+        '[npm]: https://npm.example/pako',
+      ].join('\n'),
+    );
+    expect(text.split('\n\n')[0]).toBe('pako: zlib port to javascript, very fast!');
+    expect(text).not.toMatch(/Build Status|NPM version|logo/);
+  });
+
   it("reads a MyST role (Sphinx's Markdown) as its text, without its name or target", () => {
     const text = readableText(
       [
@@ -58,7 +79,7 @@ describe('documents as a reader reads them', () => {
   });
 
   it('opens the prose under a heading with it, and keeps code as a paragraph of its own', () => {
-    expect(paragraphs[0]).toBe('Widget: build A small library for widgets.');
+    expect(paragraphs[0]).toBe('Widget: A small library for widgets.');
     expect(paragraphs).not.toContain('Installation.');
     expect(paragraphs).toContain('npm install widget');
   });

@@ -41,7 +41,9 @@ function inline(text: string): string {
   return (
     text
       .replace(/<!--[\s\S]*?-->/g, ' ')
-      // Images, inline, reference-style or shortcut ("![logo](x.png)", "![logo][ref]", "[![badge]][ci]"): their alt text.
+      // A linked image, as a README's badge ("[![Build Status](ci.svg)](ci)"): nothing to read.
+      .replace(/\[!\[[^\]]*\](?:\([^)]*\)|\[[^\]]*\])?\](?:\([^)]*\)|\[[^\]]*\])/g, ' ')
+      // Images, inline, reference-style or shortcut ("![logo](x.png)", "![logo][ref]"): their alt text.
       .replace(/!\[([^\]]*)\](?:\([^)]*\)|\[[^\]]*\])?/g, '$1')
       .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
       .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1')
@@ -109,6 +111,17 @@ function list(l: Tokens.List): string[] {
   return l.items.flatMap((item) => blocks(item.tokens ?? []).map((p, i) => (i === 0 ? sentence(p) : p)));
 }
 
+/** An image, alone or as a link's text ("[![Build Status](ci.svg)](ci)", "![logo][ref]"). */
+const IMAGE = /\[?!\[[^\]]*\](?:\([^)]*\)|\[[^\]]*\])?(?:\]\([^)]*\)|\]\[[^\]]*\])?/g;
+/**
+ * A paragraph of images only, as a README's row of badges: their alt texts ("Build Status NPM version") say nothing
+ * a question asks, and would stand between a heading and the prose it opens.
+ */
+const onlyImages = (raw: string) => {
+  const rest = raw.replace(IMAGE, '');
+  return rest !== raw && !rest.trim();
+};
+
 /** Block tokens as paragraphs of plain text. */
 function blocks(tokens: Token[]): string[] {
   const out: string[] = [];
@@ -143,8 +156,9 @@ function blocks(tokens: Token[]): string[] {
       case 'paragraph':
       case 'text':
       case 'html': {
-        const s = inline((t as Tokens.Paragraph).text);
-        if (s) push(s, true);
+        const raw = (t as Tokens.Paragraph).text;
+        const s = inline(raw);
+        if (s && !onlyImages(raw)) push(s, true);
         break;
       }
       default:
