@@ -109,6 +109,10 @@ describe('query rewriting and entities', () => {
     expect(questionType('How many ships were built?')).toBe('number');
     expect(questionType('Where did the fleet sail?')).toBe('place');
     expect(questionType('What was the policy?')).toBe('other');
+    // A network port is a number.
+    expect(questionType('what port do the nodes use to talk to each other?')).toBe('number');
+    expect(questionType("What's the default port of the server?")).toBe('number');
+    expect(questionType('What is the portfolio of the fund?')).toBe('other');
     expect(questionType('Which company built the bridge?')).toBe('person');
     expect(questionType('In what year did the war end?')).toBe('date');
     expect(questionType('What city hosted the fair?')).toBe('place');

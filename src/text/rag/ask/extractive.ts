@@ -19,6 +19,8 @@ export function questionType(question: string): QuestionType {
   )
     return 'number';
   if (/\b(what|which) (is|was|were|are) the (cost|price|population|number|amount|percentage|size|length|value)\b/.test(q)) return 'number';
+  // A network port is a number ("what's the default port ...", "which port does ... use").
+  if (/\b(?:what|which)(?:'s| is| was| are)?(?: the)?(?: \w+)? ports?\b/.test(q)) return 'number';
   if (/\b(when|what year|which year|what date|what century|what decade|what day|what month|what time|what period|what season)\b/.test(q)) return 'date';
   if (/\b(who|whom|whose)\b/.test(q)) return 'person';
   if (
