@@ -109,3 +109,40 @@ describe('POST /rag/ask about the collection, without a catalogue', () => {
     expect(`${body.answer} ${body.answer_passage}`).toMatch(/1\.8/);
   });
 });
+
+describe('POST /rag/ask about the collection, with a catalogue of every document', () => {
+  const docs = tempDir('collection-catalogue-');
+  let app: Awaited<ReturnType<typeof makeApp>>;
+  const ask = async (question: string) => (await app.inject({ method: 'POST', url: '/rag/ask', payload: { question } })).json();
+
+  beforeAll(async () => {
+    writeFileSync(join(docs, 'guide.txt'), 'The setup guide. Unpack the archive, run the configure script, then make and make install.');
+    writeFileSync(join(docs, 'notes.txt'), 'Release notes. Version 1.8 added support for abstract sockets.');
+    writeFileSync(
+      join(docs, 'documents.json'),
+      JSON.stringify({
+        'guide.txt': { title: 'Setup guide', author: 'Ada Example', date: '2021-03-01' },
+        'notes.txt': { title: 'Release notes', author: 'Ben Example', date: '2022-05-01' },
+      }),
+    );
+    app = await makeApp({ DOCS_DIR: docs, RAG_INDEX_ON_START: false });
+    await app.inject({ method: 'POST', url: '/rag/index', payload: {} });
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('lists the documents for a question the catalogue does not read, with their titles', async () => {
+    for (const question of ['Which files do you have?', 'Which documents do you have?', 'What is in the folder?', 'list the files']) {
+      const body = await ask(question);
+      expect(body.answer).toBe('2 documents: guide.txt (Setup guide); notes.txt (Release notes)');
+      expect(body.guardrails.catalogue).toMatchObject({ fact: 'collection', passed: true, documents: 2 });
+    }
+  });
+
+  it('leaves a count to the catalogue, which answers with authors and dates', async () => {
+    const body = await ask('How many documents are there?');
+    expect(body.answer).toMatch(/^2\b/);
+    expect(body.answer).toMatch(/Ada Example/);
+  });
+});

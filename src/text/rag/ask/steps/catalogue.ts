@@ -45,12 +45,14 @@ export class CatalogueStep implements AskStep {
 
   /**
    * "How many documents are in the collection?" from the index, unless the catalogue has an entry for every indexed
-   * document (it then answers, with authors and dates). False when the catalogue should answer.
+   * document and reads the question (it then answers, with authors and dates). False when the catalogue should answer.
    */
   private async fromIndex(ctx: AskContext): Promise<boolean> {
     const sources = await ctx.time('catalogue', () => this.indexed());
     const { catalogue } = ctx;
-    if (catalogue?.size && sources.every((s) => catalogue.has(s))) return false;
+    // The catalogue answers what it reads ("How many documents are there?", with authors and dates); a list it does not
+    // read ("Which files do you have?") is the index's.
+    if (catalogue?.size && sources.every((s) => catalogue.has(s)) && documentQuestion(ctx.original, catalogue)) return false;
     const answer = collectionAnswer(sources, catalogue);
     // The passages retrieved for the question's words say nothing about the collection: none is shown as evidence.
     ctx.kept = [];
