@@ -8,6 +8,7 @@ import { sentenceSpans } from '../../sentences.js';
 import type { RagService, SearchHit } from '../service.js';
 import type { AnswerType } from './answer-type.js';
 import type { CorpusVocabulary } from './corpus.js';
+import { excerpt } from './excerpt.js';
 import { faqAnswer, withoutAnswerMarker } from './faq.js';
 import { completeFragment, titleStems } from './passages.js';
 import type { LearnedReader, ReadResult, SentenceCandidate, analyseQuestion } from './reader.js';
@@ -95,8 +96,13 @@ export class PassageReader {
    */
   async read(question: string, type: AnswerType, kept: SearchHit[], windowSupport?: WindowSupport): Promise<PassageReading | null> {
     const read = await this.readAnswer(question, type, kept, windowSupport);
-    // The answer as it reads, without the line breaks of a hard-wrapped file (reflow.ts); the passage stays as it is.
-    return read && { ...read, answer: reflowed(read.answer) };
+    if (!read) return null;
+    // The answer as it reads, without the line breaks of a hard-wrapped file (reflow.ts), or a sentence of many lines
+    // cut to those that answer (excerpt.ts); the passage stays as it is, and the learned decision judges the whole.
+    const shown = excerpt(read.answer, question);
+    if (shown === read.answer) return { ...read, answer: reflowed(shown) };
+    // The lines of such a sentence are its items: they stay lines.
+    return { ...read, core: read.core ?? reflowed(read.answer), answer: shown };
   }
 
   private async readAnswer(question: string, type: AnswerType, kept: SearchHit[], windowSupport?: WindowSupport): Promise<PassageReading | null> {
