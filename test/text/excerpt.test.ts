@@ -19,6 +19,12 @@ describe('an answer with a sentence of many lines', () => {
     expect(excerpt(long, 'word')).toBe(long);
     const prose = Array.from({ length: 12 }, (_, i) => `This is sentence ${i} of a paragraph of prose.`).join('\n');
     expect(excerpt(prose, 'sentence paragraph')).toBe(prose);
+    // One long sentence of prose wrapped at a width, in lower case or in capitals, is prose.
+    const clause = 'the licensee may copy and distribute the work, provided that every copy carries this notice and';
+    const wrapped = ['You may do so only if', ...Array.from({ length: 6 }, () => clause), 'no fee is charged.'].join('\n');
+    expect(excerpt(wrapped, 'copy notice')).toBe(wrapped);
+    const capitals = wrapped.toUpperCase().replace(/\nTHE /g, '\nAND THE ');
+    expect(excerpt(capitals, 'copy notice')).toBe(capitals);
   });
 
   it('cuts only the long sentence of an answer that has others', () => {
