@@ -32,7 +32,8 @@ const isGerund = (t: Term) => t.tags.has('Gerund') || (/^\p{Lu}\p{Ll}+ing$/u.tes
  * its parts is not the question's, so that "build.sh" answers "What script do I use to build it?".
  */
 function addsToQuestion(t: Term, q: QuestionInfo): boolean {
-  if (!t.stem) return ['Value', 'Acronym'].some((tag) => t.tags.has(tag));
+  // An option's letter after its dash ("-i", "-a") is no stop word, whatever its letter.
+  if (!t.stem) return ['Value', 'Acronym'].some((tag) => t.tags.has(tag)) || /(?:^|\s)--?$/.test(t.pre);
   if (!q.stems.has(t.stem)) return true;
   return /[\p{L}\p{N}][./_\\-][\p{L}\p{N}]/u.test(t.text) && bm25Tokens(t.text).some((s) => !q.stems.has(s));
 }
