@@ -533,6 +533,15 @@ describe('the shipped reader', () => {
     expect(reader.read(q, oneChunk(plain))!.answer).toBe(plain[0]);
   });
 
+  it('answers a question that asks for an option with the span of the sentence written as one', () => {
+    const q = analyseQuestion('which option makes the tool list all the internet sockets?', () => 1);
+    const text = ['To list all open Internet and UNIX domain files, use the -i option without further qualification.'];
+    expect(reader.read(q, oneChunk(text))!.answer).toBe('-i');
+    // A question that does not ask for an option keeps the reader's span.
+    const other = analyseQuestion('what does the tool list without further qualification?', () => 1);
+    expect(reader.read(other, oneChunk(text))!.answer).not.toBe('-i');
+  });
+
   it('keeps the sentence before an answer that opens with "The result is", for its cause', () => {
     const q = analyseQuestion('how is the matcher so much faster than other matchers?', () => 1);
     const text = ['The matcher skips impossible text without looking at every character.', 'The result is typically many times faster than other matchers.'];
