@@ -65,6 +65,34 @@ describe('documents as a reader reads them', () => {
     expect(text).not.toMatch(/Build Status|NPM version|logo/);
   });
 
+  it('reads reStructuredText links, references and literals as their words, without targets or directives', () => {
+    const text = readableText(
+      [
+        'Jansson is licensed under the `MIT license`_; see LICENSE.',
+        '',
+        'Install it with the `vcpkg <https://example.org/vcpkg/>`_ dependency manager:',
+        '',
+        '.. code-block:: bash',
+        '',
+        '    vcpkg install jansson',
+        '',
+        'The documentation source is in the ``doc/`` subdirectory; Sphinx_ builds it with the standard commands::',
+        '',
+        '   $ make html',
+        '',
+        '.. _MIT license: https://example.org/mit',
+        '.. _Sphinx: https://example.org/sphinx',
+      ].join('\n'),
+    );
+    expect(text).toContain('Jansson is licensed under the MIT license; see LICENSE.');
+    expect(text).toContain('Install it with the vcpkg dependency manager:');
+    expect(text).toContain('The documentation source is in the doc/ subdirectory; Sphinx builds it with the standard commands:\n');
+    expect(text).toContain('vcpkg install jansson');
+    expect(text).not.toMatch(/`|code-block|https:|\.\. _/);
+    // Plain text with one pair of backquotes is not reStructuredText: it keeps them.
+    expect(readableText('Run `make` first, then install_ it.')).toBe('Run `make` first, then install_ it.');
+  });
+
   it("reads a MyST role (Sphinx's Markdown) as its text, without its name or target", () => {
     const text = readableText(
       [

@@ -264,9 +264,31 @@ function colonFaqMarkers(text: string): string {
   return text.replace(DOTTED_QUESTION, '$1Q: ').replace(DOTTED_ANSWER, '$1A: ');
 }
 
+/** Signs of reStructuredText (Python's and Sphinx's READMEs): a link or reference, a literal, a target, a directive. */
+const RST_SIGNS = [/`[^`\n]+`__?(?!\w)/, /``[^`\n]+``/, /^\.\. _[^:\n]+:/m, /^\.\. [\w-]+::/m];
+const looksLikeRst = (text: string) => RST_SIGNS.filter((re) => re.test(text)).length >= 2;
+
+/**
+ * reStructuredText's inline markup as plain words: a link or reference as its text ("`vcpkg <https://...>`_",
+ * "`MIT license`_", "Sphinx_"), a literal without its backquotes ("``doc/``"), "::" before a literal block as one
+ * colon; its link targets (".. _Sphinx: https://...") and directive lines (".. code-block:: bash") are not read.
+ */
+function rstInline(text: string): string {
+  return (
+    text
+      .replace(/^\.\. (?:_[^:\n]+:|[\w-]+::).*$/gm, '')
+      // A paragraph that ends with "::" announces a literal block: one colon says so in prose.
+      .replace(/(\S)::[ \t]*$/gm, '$1:')
+      .replace(/`([^`<\n]+?)\s*<[^>\n]*>`__?(?!\w)/g, '$1')
+      .replace(/``([^`\n]+)``/g, '$1')
+      .replace(/`([^`\n]+)`__?(?!\w)/g, '$1')
+      .replace(/\b([A-Za-z][\w-]*[A-Za-z0-9])_(?=[\s.,;:)]|$)/gm, '$1')
+  );
+}
+
 /** The document as plain paragraphs separated by blank lines (Markdown), or without its rule lines (anything else). */
 export function readableText(original: string): string {
   const text = colonFaqMarkers(original.replace(/\r\n?/g, '\n'));
-  if (!looksLikeMarkdown(text)) return withoutRules(plainTables(text));
+  if (!looksLikeMarkdown(text)) return withoutRules(plainTables(looksLikeRst(text) ? rstInline(text) : text));
   return blocks(new Lexer({ gfm: true }).lex(text)).join('\n\n');
 }
