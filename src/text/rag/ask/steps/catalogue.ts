@@ -25,8 +25,8 @@ export class CatalogueStep implements AskStep {
 
   async run(ctx: AskContext): Promise<void> {
     const { catalogue, original } = ctx;
-    if (collectionQuestion(original) && (await this.fromIndex(ctx))) return;
     const fact = catalogue ? documentQuestion(original, catalogue) : null;
+    if (collectionQuestion(original) && (await this.fromIndex(ctx, fact !== null))) return;
     // "What did John F. Kennedy say ...?" of a collection with no document by Kennedy: a passage that names him
     // ("the vision of John F. Kennedy") is not his words.
     const speaker = !fact && catalogue && !ctx.speakerDocs ? speakerMissing(original, ctx.entities.people, catalogue) : null;
@@ -45,14 +45,15 @@ export class CatalogueStep implements AskStep {
 
   /**
    * "How many documents are in the collection?" from the index, unless the catalogue has an entry for every indexed
-   * document and reads the question (it then answers, with authors and dates). False when the catalogue should answer.
+   * document and reads the question (`catalogueReads`: it then answers, with authors and dates). False when the
+   * catalogue should answer.
    */
-  private async fromIndex(ctx: AskContext): Promise<boolean> {
+  private async fromIndex(ctx: AskContext, catalogueReads: boolean): Promise<boolean> {
     const sources = await ctx.time('catalogue', () => this.indexed());
     const { catalogue } = ctx;
     // The catalogue answers what it reads ("How many documents are there?", with authors and dates); a list it does not
     // read ("Which files do you have?") is the index's.
-    if (catalogue?.size && sources.every((s) => catalogue.has(s)) && documentQuestion(ctx.original, catalogue)) return false;
+    if (catalogueReads && catalogue?.size && sources.every((s) => catalogue.has(s))) return false;
     const answer = collectionAnswer(sources, catalogue);
     // The passages retrieved for the question's words say nothing about the collection: none is shown as evidence.
     ctx.kept = [];
