@@ -48,3 +48,30 @@ describe('answers copied from hard-wrapped text', () => {
     expect(reflowed('the Mozilla Foundation')).toBe('the Mozilla Foundation');
   });
 });
+
+describe('answers with a block of commands', () => {
+  it('keep the lines of an indented block that the width did not break, and join the prose before it', () => {
+    const answer =
+      'You can download and install it using the vcpkg dependency\n  manager:\n\n' +
+      '    git clone https://github.com/Microsoft/vcpkg.git\n    cd vcpkg\n    ./bootstrap-vcpkg.sh\n    ./vcpkg integrate install\n    vcpkg install jansson';
+    expect(reflowed(answer)).toBe(
+      'You can download and install it using the vcpkg dependency manager:\n\n' +
+        'git clone https://github.com/Microsoft/vcpkg.git\ncd vcpkg\n./bootstrap-vcpkg.sh\n./vcpkg integrate install\nvcpkg install jansson',
+    );
+  });
+
+  it('still join prose filled to its width over many lines', () => {
+    const prose =
+      'This program is distributed in the hope that it will be useful,\n    but WITHOUT ANY WARRANTY; without even the implied warranty of\n' +
+      '    MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the\n    GNU General Public License for more details.';
+    expect(reflowed(prose)).toBe(
+      'This program is distributed in the hope that it will be useful, but WITHOUT ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE. See the GNU General Public License for more details.',
+    );
+  });
+
+  it('join each paragraph of prose and keep a code paragraph after it', () => {
+    expect(reflowed('Build it with\n  these lines.\n\n  ./configure\n  make\n  make install\n  make check')).toBe(
+      'Build it with these lines.\n\n./configure\nmake\nmake install\nmake check',
+    );
+  });
+});
