@@ -82,8 +82,17 @@ describe('documents as a reader reads them', () => {
         '',
         '.. _MIT license: https://example.org/mit',
         '.. _Sphinx: https://example.org/sphinx',
+        '',
+        '.. image:: https://example.org/badge.svg',
+        '   :target: https://example.org/ci',
+        '   :alt: Build Status',
+        '',
+        '.. note::',
+        '   The tests need a C compiler.',
       ].join('\n'),
     );
+    expect(text).not.toMatch(/:target:|:alt:|Build Status/);
+    expect(text).toContain('The tests need a C compiler.');
     expect(text).toContain('Jansson is licensed under the MIT license; see LICENSE.');
     expect(text).toContain('Install it with the vcpkg dependency manager:');
     expect(text).toContain('The documentation source is in the doc/ subdirectory; Sphinx builds it with the standard commands:\n');

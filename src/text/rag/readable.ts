@@ -271,12 +271,14 @@ const looksLikeRst = (text: string) => RST_SIGNS.filter((re) => re.test(text)).l
 /**
  * reStructuredText's inline markup as plain words: a link or reference as its text ("`vcpkg <https://...>`_",
  * "`MIT license`_", "Sphinx_"), a literal without its backquotes ("``doc/``"), "::" before a literal block as one
- * colon; its link targets (".. _Sphinx: https://...") and directive lines (".. code-block:: bash") are not read.
+ * colon; its link targets (".. _Sphinx: https://...") and directive lines (".. code-block:: bash", ".. image:: ..." with
+ * its indented options) are not read.
  */
 function rstInline(text: string): string {
   return (
     text
-      .replace(/^\.\. (?:_[^:\n]+:|[\w-]+::).*$/gm, '')
+      // A directive's options, indented field lines under it (":target: https://...", ":alt: Build Status"), go too.
+      .replace(/^\.\. (?:_[^:\n]+:|[\w-]+::).*(?:\n[ \t]+:[\w-]+:.*)*$/gm, '')
       // A paragraph that ends with "::" announces a literal block: one colon says so in prose.
       .replace(/(\S)::[ \t]*$/gm, '$1:')
       .replace(/`([^`<\n]+?)\s*<[^>\n]*>`__?(?!\w)/g, '$1')
