@@ -11,7 +11,7 @@ import {
   speakerWords,
 } from '../../src/text/rag/ask/document-question.js';
 import { type DocumentMeta, documentCatalogue } from '../../src/text/rag/documents.js';
-import { entityCoverage } from '../../src/text/rag/ask/pipeline.js';
+import { entityCoverage, entityStatistics } from '../../src/text/rag/ask/pipeline.js';
 import type { SearchHit } from '../../src/text/rag/service.js';
 import { makeApp, tempDir } from '../helpers/app.js';
 
@@ -273,6 +273,13 @@ describe('entity coverage of the confidence score', () => {
     expect(entityCoverage(['Lyndon Johnson'], hits, author)).toBeCloseTo(1 / 3);
     expect(entityCoverage(['Johnson'], hits, author)).toBeCloseTo(2 / 3);
     expect(entityCoverage([], hits, author)).toBe(1);
+  });
+
+  it('counts the same chunks in entity_statistics as in the coverage: an answer from his address names him', () => {
+    const author = (source: string) => ({ '1964.txt': 'Lyndon B. Johnson' })[source];
+    expect(entityStatistics(['Lyndon Johnson'], hits, author)).toEqual({ 'Lyndon Johnson': { chunks: 1, sources: ['1964.txt'] } });
+    expect(entityStatistics(['Johnson'], hits, author)).toEqual({ Johnson: { chunks: 2, sources: ['1964.txt', '1983.txt'] } });
+    expect(entityStatistics(['Lyndon Johnson'], hits)).toEqual({ 'Lyndon Johnson': { chunks: 0, sources: [] } });
   });
 });
 

@@ -91,7 +91,9 @@ export const AskResponseSchema = z
       .describe('what the question names'),
     entity_statistics: z
       .record(z.string(), z.object({ chunks: z.int(), sources: z.array(z.string()) }))
-      .describe('for each named entity, how many kept passages mention it, and in which documents'),
+      .describe(
+        'for each named entity, how many kept passages name it (mention it, or come from a document the catalogue says it wrote), and in which documents',
+      ),
     query: z.object({
       original: z.string(),
       rewritten: z.string().describe('the question as searched: abbreviations expanded (RAG_ABBREVIATIONS), typos fixed'),

@@ -81,25 +81,35 @@ export function notFound(ctx: AskContext, warning: string): AskResponse {
 
 const mentions = (text: string, entity: string) => text.toLowerCase().includes(entity.toLowerCase());
 
-export function entityStatistics(entities: string[], hits: SearchHit[]): Record<string, { chunks: number; sources: string[] }> {
+type AuthorOf = (source: string) => string | undefined;
+
+/**
+ * Whether a hit names an entity: its text mentions it, or the catalogue says the entity wrote its document (a speech
+ * says "I", not the speaker's name).
+ */
+function names(hit: SearchHit, entity: string, authorOf: AuthorOf): boolean {
+  const author = authorOf(hit.source);
+  return mentions(hit.text, entity) || (author !== undefined && sameLastName(entity, author));
+}
+
+/** For each of the question's entities, the kept passages that name it (as `names` reads it) and their documents. */
+export function entityStatistics(
+  entities: string[],
+  hits: SearchHit[],
+  authorOf: AuthorOf = () => undefined,
+): Record<string, { chunks: number; sources: string[] }> {
   return Object.fromEntries(
     entities.map((e) => {
-      const found = hits.filter((h) => mentions(h.text, e));
+      const found = hits.filter((h) => names(h, e, authorOf));
       return [e, { chunks: found.length, sources: [...new Set(found.map((h) => h.source))] }];
     }),
   );
 }
 
-/**
- * Share of the hits that mention one of the question's entities (1 when the question names none). A chunk of a
- * document "names" its author when the catalogue says who wrote it: a speech says "I", not the speaker's name.
- */
-export function entityCoverage(entities: string[], hits: SearchHit[], authorOf: (source: string) => string | undefined = () => undefined): number {
+/** Share of the hits that name one of the question's entities, as `names` reads it (1 when the question names none). */
+export function entityCoverage(entities: string[], hits: SearchHit[], authorOf: AuthorOf = () => undefined): number {
   if (!entities.length) return 1;
   if (!hits.length) return 0;
-  const naming = hits.filter((h) => {
-    const author = authorOf(h.source);
-    return entities.some((e) => mentions(h.text, e) || (author !== undefined && sameLastName(e, author)));
-  });
+  const naming = hits.filter((h) => entities.some((e) => names(h, e, authorOf)));
   return naming.length / hits.length;
 }

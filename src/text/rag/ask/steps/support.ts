@@ -68,7 +68,7 @@ export class SupportStep implements AskStep {
       ctx.guardrails.support = summary;
       ctx.emit('guardrail_support', { ...summary, terms: support.terms });
     }
-    ctx.stats = entityStatistics(ctx.entityList, ctx.kept);
+    ctx.stats = entityStatistics(ctx.entityList, ctx.kept, (source) => ctx.catalogue?.get(source)?.author);
   }
 }
 
