@@ -77,6 +77,8 @@ describe('POST /rag/ask about the collection, without a catalogue', () => {
     expect(body.guardrails.catalogue).toMatchObject({ fact: 'collection', passed: true, documents: 3 });
     expect(body.answer_passage).toBeNull();
     expect(body.context).toEqual([]);
+    // The documents it names are its sources.
+    expect(body.sources).toEqual(['changes.txt', 'faq.txt', 'install.txt']);
     // A fact of the index, not a reading: as sure as the catalogue's facts.
     expect(body).toMatchObject({ confidence: 'high', confidence_score: 1 });
     expect(body.warnings.join(' ')).toMatch(/list of indexed documents/);
@@ -144,5 +146,7 @@ describe('POST /rag/ask about the collection, with a catalogue of every document
     const body = await ask('How many documents are there?');
     expect(body.answer).toMatch(/^2\b/);
     expect(body.answer).toMatch(/Ada Example/);
+    // Its sources are the documents it counts, not only those of the passages retrieved for its words.
+    expect([...body.sources].sort()).toEqual(['guide.txt', 'notes.txt']);
   });
 });

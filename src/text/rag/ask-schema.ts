@@ -78,7 +78,7 @@ export const AskResponseSchema = z
       .number()
       .nullable()
       .describe('share of the LLM answer supported by the passages; null for extractive answers, copied from the passages by construction'),
-    sources: z.array(z.string()).describe('the documents of the passages kept'),
+    sources: z.array(z.string()).describe('the documents of the passages kept; for an answer about the collection (a count, a list), the documents it names'),
     context: z.array(ContextPassage).describe('the passages kept after the relevance check, best first'),
     entities: z
       .object({

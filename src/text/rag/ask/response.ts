@@ -22,6 +22,8 @@ export interface AnswerPart {
   warnings: string[];
   /** The context's guardrails unless given. */
   guardrails?: Record<string, unknown>;
+  /** The documents an answer about the collection names (a count, a list), when not those of the passages kept. */
+  sources?: string[];
 }
 
 export function responseOf(ctx: AskContext, a: AnswerPart) {
@@ -35,7 +37,7 @@ export function responseOf(ctx: AskContext, a: AnswerPart) {
     confidence_factors: a.confidence.factors,
     confidence_explanation: a.confidence.explanation,
     grounding_score: a.grounding === null ? null : Math.round(a.grounding * 1e4) / 1e4,
-    sources: [...new Set(ctx.kept.map((h) => h.source))],
+    sources: a.sources ?? [...new Set(ctx.kept.map((h) => h.source))],
     context: ctx.kept.map(({ text, source, chunk_index, start, end, semantic_score, bm25_score, combined_score, rerank_score }, i) => ({
       number: i + 1,
       text,

@@ -67,6 +67,7 @@ export class CatalogueStep implements AskStep {
       llm: false,
       grounding: null,
       guardrails: { ...ctx.guardrails, grounding: { applicable: false, reason: 'answer from the list of indexed documents' } },
+      sources,
       // The index states the fact: no passage's similarity says how sure it is.
       confidence: {
         ...confidenceOf([], 1),
@@ -126,6 +127,7 @@ export class CatalogueStep implements AskStep {
       llm: false,
       grounding: null,
       guardrails: { ...ctx.guardrails, grounding: { applicable: false, reason: `answer from ${DOCUMENTS_NOTE}` } },
+      ...(found.sources ? { sources: found.sources } : {}),
       confidence,
       warnings: [
         ...ctx.warnings,
