@@ -542,6 +542,13 @@ describe('the shipped reader', () => {
     expect(reader.read(other, oneChunk(text))!.answer).not.toBe('-i');
   });
 
+  it('reads a question for an argument or an "arg" as one for an option', () => {
+    const text = ['To keep the blank lines of the output, the old preprocessor needs the -keep-blank flag as well.'];
+    for (const question of ['the preprocessor drops my blank lines, what argument fixes that?', 'which args stop that?']) {
+      expect(reader.read(analyseQuestion(question, () => 1), oneChunk(text))!.answer).toBe('-keep-blank');
+    }
+  });
+
   it('keeps the sentence before an answer that opens with "The result is", for its cause', () => {
     const q = analyseQuestion('how is the matcher so much faster than other matchers?', () => 1);
     const text = ['The matcher skips impossible text without looking at every character.', 'The result is typically many times faster than other matchers.'];

@@ -194,8 +194,8 @@ export class LearnedReader {
   }
 }
 
-/** A question that asks for an option, a flag or a setting ("which flag lets strace print more of each string?"). */
-const ASKS_OPTION = /\b(?:which|what)\b(?:\s+[\w-]+){0,2}?\s+(?:option|flag|switch|setting|parameter|directive)s?\b/i;
+/** A question that asks for an option, a flag, an argument or a setting ("which flag lets strace print more of each string?"). */
+const ASKS_OPTION = /\b(?:which|what)\b(?:\s+[\w-]+){0,2}?\s+(?:option|flag|switch|setting|parameter|directive|argument|arg)s?\b/i;
 /** A span written as an option or an identifier: "-s", "--string-limit=N", "maxDepth", "USE_RESERVED_PORTS", "a=b". */
 const OPTION_SHAPED = /^(?:-{1,2}[A-Za-z][\w-]*(?:=\S*)?|[a-z]+(?:[A-Z][a-z0-9]*)+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[\w.-]+=[\w.-]*)$/;
 
