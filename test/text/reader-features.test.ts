@@ -545,7 +545,12 @@ describe('the shipped reader', () => {
   it('reads a question for an argument or an "arg" as one for an option', () => {
     const text = ['To keep the blank lines of the output, the old preprocessor needs the -keep-blank flag as well.'];
     for (const question of ['the preprocessor drops my blank lines, what argument fixes that?', 'which args stop that?']) {
-      expect(reader.read(analyseQuestion(question, () => 1), oneChunk(text))!.answer).toBe('-keep-blank');
+      expect(
+        reader.read(
+          analyseQuestion(question, () => 1),
+          oneChunk(text),
+        )!.answer,
+      ).toBe('-keep-blank');
     }
   });
 
