@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Bm25Index, titleWords } from '../../src/text/search/bm25.js';
+import { Bm25Index, bm25Tokens, titleWords } from '../../src/text/search/bm25.js';
 import { rrfFusion, weightedFusion } from '../../src/text/search/hybrid.js';
 
 const semantic = new Map([
@@ -93,5 +93,48 @@ describe('file names as words', () => {
     ['pino-api.txt', 'pino api'],
   ])('%s reads as "%s"', (file, words) => {
     expect(titleWords(file)).toBe(words);
+  });
+});
+
+describe('British and American spellings', () => {
+  it('read as one word, in every form of it', () => {
+    const same = [
+      ['licence', 'license'],
+      ['licences', 'licensed'],
+      ['colour', 'color'],
+      ['behavioural', 'behavioral'],
+      ['organise', 'organize'],
+      ['organisation', 'organization'],
+      ['customised', 'customized'],
+      ['centre', 'center'],
+      ['centred', 'centered'],
+      ['catalogue', 'catalog'],
+      ['analyse', 'analyze'],
+      ['programme', 'program'],
+      ['grey', 'gray'],
+    ];
+    for (const [british, american] of same) expect(bm25Tokens(british!)).toEqual(bm25Tokens(american!));
+  });
+
+  it('leaves words whose "-ise" or "-our" is their own, and keeps them with their own forms', () => {
+    for (const [a, b] of [
+      ['revise', 'revision'],
+      ['precise', 'precision'],
+      ['promise', 'promised'],
+      ['hundred', 'hundreds'],
+      ['referred', 'refer'],
+    ])
+      expect(bm25Tokens(a!)).toEqual(bm25Tokens(b!));
+    expect(bm25Tokens('four hour')).toEqual(['four', 'hour']);
+    expect(bm25Tokens('filled')).not.toEqual(bm25Tokens('filed'));
+  });
+
+  it('lets a question in one spelling find a passage in the other', () => {
+    const bm25 = new Bm25Index();
+    bm25.add('a', 'Licensed under the MIT license.');
+    bm25.add('b', 'The logger writes one line of JSON per event.');
+    bm25.add('c', 'Install it with npm.');
+    bm25.build();
+    expect(bm25.search('what licence is it under', 3)[0]?.[0]).toBe('a');
   });
 });

@@ -8,10 +8,41 @@ import { lowerCase, removeWords, stem, tokenize0 } from './text-prep.js';
  */
 const stems = new Map<string, string>();
 const STEMS_MAX = 200_000;
+
+/**
+ * British and American spellings of a word as one ("licence" and "license", "colour" and "color", "organise" and
+ * "organize", "centre" and "center", "catalogue" and "catalog", "analyse" and "analyze"): a question written in one
+ * matches documents written in the other. Regular patterns of English spelling, applied alike to documents and
+ * questions, so that the common form need not be a word, but each pattern takes every form of a word it changes
+ * ("organise", "organised", "organisation"), so that no word is parted from its own forms. The "-re" words are listed:
+ * as a pattern it would part "hundred" from "hundreds". Doubled consonants ("travelled") are left alone, since there
+ * the pattern would merge different words ("filled" and "filed").
+ */
+const SPELLINGS: [RegExp, string][] = [
+  [/^(licen|defen|offen|preten)c(e|es|ed|ing)$/, '$1s$2'],
+  [/^(\p{L}{3,})our(s|ed|ing|ite|ites|able|ably|al|ally|er|ers|ful|fully|less|ist|ists)?$/u, '$1or$2'],
+  [
+    /^(?!(?:un|re|pre|dis|mis|over|under|non|self)?(?:ad|re|de|super|tele|impro|pre|con|exer|ex|in|circum|pro|compro|pre|de|sur|com|sur|enter|re|ap|other|like|clock|dis|ex|adver|chas|fran|merchan|cru|bru|no|po|ra|pra|appra|ar|r|w|des|para|trea|mor|va|ani|turquo|torto|porpo)(?:v|c|m|pr|w|gu|pert|ert|t|ch|d|s|p)?is(?:e|es|ed|ing|ation|ations|er|ers|able|ably)$)(\p{L}{3,})is(e|es|ed|ing|ation|ations|er|ers|able|ably)$/u,
+    '$1iz$2',
+  ],
+  [/^(\p{L}{2,})ys(e|es|ed|ing|er|ers)$/u, '$1yz$2'],
+  [/^(cent|met|kilomet|centimet|millimet|lit|millilit|fib|theat|calib|sab|spect|lust|somb)re(s)?$/, '$1er$2'],
+  [/^(cent|met|fib|calib)red$/, '$1ered'],
+  [/^(\p{L}{2,})ogue(s)?$/u, '$1og$2'],
+  [/^(\p{L}{3,})mme(s)?$/u, '$1m$2'],
+  [/^grey(s|ed|ing|er|est|ish)?$/, 'gray$1'],
+];
+
+/** A token in the spelling British and American English share (SPELLINGS); other tokens as they are. */
+export function commonSpelling(token: string): string {
+  for (const [pattern, replacement] of SPELLINGS) if (pattern.test(token)) return token.replace(pattern, replacement);
+  return token;
+}
+
 function stemOf(token: string): string {
   let found = stems.get(token);
   if (found === undefined) {
-    found = stem(token);
+    found = stem(commonSpelling(token));
     if (stems.size >= STEMS_MAX) stems.clear();
     stems.set(token, found);
   }
