@@ -274,34 +274,3 @@ describe('documents as a reader reads them', () => {
     }
   });
 });
-
-describe('a heading over tables only', () => {
-  it('heads each row of its tables, so that two tables under two headings read apart', () => {
-    const text = readableText(
-      [
-        '## Benchmarks',
-        '',
-        'Requests per second of each client.',
-        '',
-        '### One connection',
-        '',
-        '| Client | Result |',
-        '|---|---|',
-        '| fetch | 41 req/sec |',
-        '',
-        '### Fifty connections',
-        '',
-        '| Client | Result |',
-        '|---|---|',
-        '| fetch | 2,000 req/sec |',
-      ].join('\n'),
-    );
-    expect(text).toContain('One connection: Client: fetch. Result of fetch: 41 req/sec.');
-    expect(text).toContain('Fifty connections: Client: fetch. Result of fetch: 2,000 req/sec.');
-    // A heading with prose of its own still opens it, and a table between them keeps its rows as they were.
-    const usage = readableText(['## Usage', '', '| Option | Default |', '|---|---|', '| depth | 10 |', '', 'Pass options as an object.'].join('\n'));
-    expect(usage).toContain('Option: depth. Default of depth: 10.');
-    expect(usage).toContain('Usage: Pass options as an object.');
-    expect(usage).not.toContain('Usage: Option');
-  });
-});

@@ -127,39 +127,25 @@ function blocks(tokens: Token[]): string[] {
   const out: string[] = [];
   // A heading opens the prose that follows it, past any code or table between them ("Usage (promise API): Node v10+
   // is required ..."): alone, its few words would match a question better than the sentence that answers it. A heading
-  // with no prose of its own before the next one heads the rows of its tables, if it has any, and is dropped otherwise
-  // (a table of contents, a section of code only).
+  // with no prose of its own before the next one is dropped (a table of contents, a section of code only).
   let heading = '';
-  // The rows of tables under the pending heading: a heading with no prose of its own before the next one heads them
-  // ("Connections 1" over a table of benchmark results, "Connections 50" over the next).
-  let rows: number[] = [];
-  const named = (paragraph: string) => `${heading.replace(/[.:;]$/, '')}: ${paragraph}`;
   const push = (paragraph: string, prose: boolean) => {
     if (prose && heading) {
-      out.push(named(paragraph));
+      out.push(`${heading.replace(/[.:;]$/, '')}: ${paragraph}`);
       heading = '';
-      rows = [];
     } else out.push(paragraph);
-  };
-  const headTables = () => {
-    if (heading) for (const i of rows) out[i] = named(out[i]!);
-    rows = [];
   };
   for (const t of tokens) {
     if (t.type === 'space') continue;
     switch (t.type) {
       case 'heading':
-        headTables();
         heading = inline((t as Tokens.Heading).text);
         continue;
       case 'code':
         if ((t as Tokens.Code).text.trim()) push((t as Tokens.Code).text.trim(), false);
         break;
       case 'table':
-        for (const row of table(t as Tokens.Table)) {
-          if (heading) rows.push(out.length);
-          push(row, false);
-        }
+        for (const row of table(t as Tokens.Table)) push(row, false);
         break;
       case 'list':
         list(t as Tokens.List).forEach((item, i) => push(item, i === 0));
@@ -179,7 +165,6 @@ function blocks(tokens: Token[]): string[] {
         break; // hr, def: nothing to read
     }
   }
-  headTables();
   return out;
 }
 
