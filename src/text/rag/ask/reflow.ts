@@ -26,9 +26,10 @@ const MIN_WIDTH = 50;
 const MIN_BREAKS = 2;
 
 /**
- * Whether lines between the first and the last were broken by their writer (MIN_BREAKS of them): the next line's first word would have
- * fitted after it within the paragraph's longest line (or MIN_WIDTH). Wrapping fills every line but the last (and the first of an
- * answer may start mid-line), so wrapped prose has no such line; a block of commands has many ("cd vcpkg").
+ * Whether lines between the first and the last were broken by their writer (MIN_BREAKS of them): the next line's first
+ * word would have fitted after it within the paragraph's longest line (or MIN_WIDTH). Wrapping fills every line but the
+ * last (and the first of an answer may start mid-line), so wrapped prose has no such line; a block of commands has
+ * many ("cd vcpkg").
  */
 function brokenByWriter(lines: string[]): boolean {
   const trimmed = lines.map((line) => line.trim());
