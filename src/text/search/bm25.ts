@@ -18,13 +18,26 @@ const STEMS_MAX = 200_000;
  * as a pattern it would part "hundred" from "hundreds". Doubled consonants ("travelled") are left alone, since there
  * the pattern would merge different words ("filled" and "filed").
  */
+/** Words whose "-ise" is their own, not the suffix that American English writes "-ize" ("revise", not "organise"). */
+const OWN_ISE = [
+  'advise revise devise supervise televise improvise precise concise exercise excise incise circumcise',
+  'promise compromise premise demise surmise comprise surprise enterprise reprise apprise otherwise',
+  'likewise clockwise disguise guise expertise advertise chastise franchise merchandise cruise bruise',
+  'noise poise raise praise appraise arise rise wise despise paradise treatise turquoise tortoise',
+  'porpoise valise mortise',
+]
+  .join(' ')
+  .split(' ');
+const ISE_FORMS = 'e|es|ed|ing|ation|ations|er|ers|able|ably';
+const ISE = new RegExp(
+  `^(?!(?:un|re|pre|dis|mis|over|under|non|self)?(?:${OWN_ISE.map((w) => w.slice(0, -3)).join('|')})is(?:${ISE_FORMS})$)(\\p{L}{3,})is(${ISE_FORMS})$`,
+  'u',
+);
+
 const SPELLINGS: [RegExp, string][] = [
   [/^(licen|defen|offen|preten)c(e|es|ed|ing)$/, '$1s$2'],
   [/^(\p{L}{3,})our(s|ed|ing|ite|ites|able|ably|al|ally|er|ers|ful|fully|less|ist|ists)?$/u, '$1or$2'],
-  [
-    /^(?!(?:un|re|pre|dis|mis|over|under|non|self)?(?:ad|re|de|super|tele|impro|pre|con|exer|ex|in|circum|pro|compro|pre|de|sur|com|sur|enter|re|ap|other|like|clock|dis|ex|adver|chas|fran|merchan|cru|bru|no|po|ra|pra|appra|ar|r|w|des|para|trea|mor|va|ani|turquo|torto|porpo)(?:v|c|m|pr|w|gu|pert|ert|t|ch|d|s|p)?is(?:e|es|ed|ing|ation|ations|er|ers|able|ably)$)(\p{L}{3,})is(e|es|ed|ing|ation|ations|er|ers|able|ably)$/u,
-    '$1iz$2',
-  ],
+  [ISE, '$1iz$2'],
   [/^(\p{L}{2,})ys(e|es|ed|ing|er|ers)$/u, '$1yz$2'],
   [/^(cent|met|kilomet|centimet|millimet|lit|millilit|fib|theat|calib|sab|spect|lust|somb)re(s)?$/, '$1er$2'],
   [/^(cent|met|fib|calib)red$/, '$1ered'],
