@@ -554,6 +554,28 @@ describe('the shipped reader', () => {
     }
   });
 
+  it('answers a question that asks for a file, a path or a folder with the span of the sentence written as one', () => {
+    const cases = [
+      ['which file does the loader read by default?', 'By default, the loader will look for a file called .env in the current working directory.', '.env'],
+      [
+        'which directory does the daemon serve repositories from by default?',
+        'By default the daemon serves repositories from /var/lib/git and nothing else.',
+        '/var/lib/git',
+      ],
+      ['what config file does the tool read at startup?', 'At startup the tool reads settings from ~/.toolrc when it exists.', '~/.toolrc'],
+    ];
+    for (const [question, sentence, answer] of cases)
+      expect(
+        reader.read(
+          analyseQuestion(question!, () => 1),
+          oneChunk([sentence!]),
+        )!.answer,
+      ).toBe(answer);
+    // A question for a kind of file, not a file, keeps the reader's span.
+    const kind = analyseQuestion('what file format does the exporter write?', () => 1);
+    expect(reader.read(kind, oneChunk(['The exporter writes JSON to out/report.json unless told otherwise.']))!.answer).not.toBe('out/report.json');
+  });
+
   it('keeps the sentence before an answer that opens with "The result is", for its cause', () => {
     const q = analyseQuestion('how is the matcher so much faster than other matchers?', () => 1);
     const text = ['The matcher skips impossible text without looking at every character.', 'The result is typically many times faster than other matchers.'];

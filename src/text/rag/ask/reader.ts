@@ -20,6 +20,7 @@ import {
   spanRows,
 } from './reader-features.js';
 import { type ConsensusSettings, consensus } from './span-consensus.js';
+import { shapedSpan } from './answer-shape.js';
 import { closeQuote, wholeName } from './span-names.js';
 
 export * from './reader-features.js';
@@ -166,7 +167,7 @@ export class LearnedReader {
       return { answerType: 'factoid', answer: text, sentence: text, candidate: top, sentenceProbability: p[top]!, spanScore: null, support: p[top]! * 0.1 };
     }
     const chosen = this.models.consensus ? spans[consensus(spans, this.models.consensus)]! : spans.reduce((a, b) => (b.score > a.score ? b : a));
-    const best = asOption(q, chosen, spans);
+    const best = shapedSpan(q.text, chosen, spans);
     // The span model's expected token F1 of the span.
     const spanScore = sigmoid(best.score);
     // The best sentence goes on with the one after it when that one is likely enough (followOn), as an open answer
@@ -192,22 +193,6 @@ export class LearnedReader {
       support: p[best.i]! * spanScore,
     };
   }
-}
-
-/** A question that asks for an option, a flag, an argument or a setting ("which flag lets strace print more of each string?"). */
-const ASKS_OPTION = /\b(?:which|what)\b(?:\s+[\w-]+){0,2}?\s+(?:option|flag|switch|setting|parameter|directive|argument|arg)s?\b/i;
-/** A span written as an option or an identifier: "-s", "--string-limit=N", "maxDepth", "USE_RESERVED_PORTS", "a=b". */
-const OPTION_SHAPED = /^(?:-{1,2}[A-Za-z][\w-]*(?:=\S*)?|[a-z]+(?:[A-Z][a-z0-9]*)+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[\w.-]+=[\w.-]*)$/;
-
-/**
- * For a question that asks for an option: the best-scoring span of the chosen span's sentence that is written as one,
- * when the chosen span is not ("the -i option without further qualification" gave "option without further
- * qualification"); else the chosen span. The sentence stays the reader's.
- */
-function asOption<S extends { i: number; text: string; score: number }>(q: QuestionInfo, chosen: S, spans: S[]): S {
-  if (!ASKS_OPTION.test(q.text) || OPTION_SHAPED.test(chosen.text)) return chosen;
-  const shaped = spans.filter((s) => s.i === chosen.i && OPTION_SHAPED.test(s.text));
-  return shaped.length ? shaped.reduce((a, b) => (b.score > a.score ? b : a)) : chosen;
 }
 
 export { asksQuestion } from './faq.js';
