@@ -54,6 +54,8 @@ function inline(text: string): string {
       // A MyST role (Sphinx's Markdown: "{ref}`pip freeze`", "{ref}`--no-deps <install_--no-deps>`"): its text, not
       // its name or its target.
       .replace(/(?<![$\w`])\{[a-z][\w:.-]*\}`([^`<]*?)\s*(?:<[^`>]*>)?`/g, '$1')
+      // A backslash escape ("availableParallelism \\* 1.5", "{string\\[]}") is its character; inside code it stays.
+      .replace(/(`+)[^`]*\1|\\([\\`*_{}[\]()#+\-.!|<>~])/g, (m: string, ticks?: string, ch?: string) => (ticks ? m : ch!))
       .replace(/`+([^`]*)`+/g, '$1')
       .replace(/(\*\*|__)(?=\S)([^*_]*?\S)\1/g, '$2')
       .replace(/(^|[\s(])[*_](?=\S)([^*_\n]*?\S)[*_](?=[\s).,;:!?]|$)/g, '$1$2')
