@@ -278,9 +278,14 @@ describe('documents as a reader reads them', () => {
 describe('Markdown backslash escapes', () => {
   it('read as the character they escape, outside code only', () => {
     const text = readableText(
-      ['# Options', '', '* `maxThreads` The default is the number of cores \\* 1.5.', '* `history` {string\\[]} Initial list; write `a\\*b` in code.'].join(
-        '\n',
-      ),
+      [
+        '# Options',
+        '',
+        'See **the guide**.',
+        '',
+        '* `maxThreads` The default is the number of cores \\* 1.5.',
+        '* `history` {string\\[]} Initial list; write `a\\*b` in code.',
+      ].join('\n'),
     );
     expect(text).toContain('The default is the number of cores * 1.5.');
     expect(text).toContain('history {string[]} Initial list; write a\\*b in code.');
