@@ -21,6 +21,7 @@ import {
 } from './reader-features.js';
 import { type ConsensusSettings, consensus } from './span-consensus.js';
 import { shapedSpan } from './answer-shape.js';
+import { ASKS_DEFAULT, DEFAULT_AHEAD, defaultSpan, statedDefault } from './stated-default.js';
 import { POINTS_AHEAD, continuation, followOn, introduced, leadBefore, listed, loneWord, neighbour, reasonAfter, withAnnounced } from './reader-context.js';
 import { closeQuote, wholeName } from './span-names.js';
 
@@ -64,6 +65,23 @@ export interface ReadResult {
   spanScore: number | null;
   /** A support score in [0, 1]: sentence probability x span score (factoid) or sentence probability (open). */
   support: number;
+}
+
+/** The sentence model's verdicts on the candidates: features, raw scores, probabilities and their order. */
+interface SentenceScores {
+  features: SentenceFeatures[];
+  raw: number[];
+  p: number[];
+  order: number[];
+}
+
+/** A span of candidate `i` (words `from` to `to`) with its span model score. */
+interface ScoredSpan {
+  i: number;
+  from: number;
+  to: number;
+  text: string;
+  score: number;
 }
 
 export class LearnedReader {
@@ -142,33 +160,70 @@ export class LearnedReader {
     return text === core ? answered : { ...answered, core };
   }
 
+  /** The spans of candidate `i` (the `rank`-th most likely sentence), each scored by the span model. */
+  private scoredSpans(q: QuestionInfo, candidates: SentenceCandidate[], s: SentenceScores, i: number, rank: number): ScoredSpan[] {
+    const terms = termsOf(candidates[i]!.text);
+    const found = spanCandidates(terms, q);
+    if (!found.length) return [];
+    const top = s.order[0]!;
+    const standing = { score: s.raw[i]!, rank, gap: s.raw[top]! - s.raw[i]! };
+    const rows = spanRows(terms, found, q, s.features[i]!, standing, this.spanNames);
+    return [...predictCompactMany(this.models.span, rows)].map((score, k) => ({ i, from: found[k]!.from, to: found[k]!.to, text: found[k]!.text, score }));
+  }
+
+  /**
+   * For a question about a default: the span that gives the default stated in the chosen span's sentence or in one of
+   * the DEFAULT_AHEAD sentences after it in its chunk (stated-default.ts), with the sentences read from the chosen one
+   * to it; null when none of them states one.
+   */
+  private defaultSpan(q: QuestionInfo, candidates: SentenceCandidate[], s: SentenceScores, best: ScoredSpan): { span: ScoredSpan; read: number[] } | null {
+    const read: number[] = [];
+    for (let at = best.i; at >= 0 && read.length <= DEFAULT_AHEAD; at = neighbour(candidates, candidates[at]!, 1)) {
+      read.push(at);
+      const stated = statedDefault(termsOf(candidates[at]!.text));
+      if (!stated) continue;
+      // "By default, ..." opening the chosen sentence marks no place in it: the chosen span stands.
+      if (at === best.i && stated.after === undefined && stated.before === undefined) return null;
+      const span = defaultSpan(stated, this.scoredSpans(q, candidates, s, at, s.order.indexOf(at)));
+      return span ? { span, read } : null;
+    }
+    return null;
+  }
+
+  /**
+   * A default stated after the chosen sentence: its span, shown with the sentences from the chosen one to it. The
+   * learned decision judges the chosen sentence, as it does when no default is stated.
+   */
+  private readAhead(q: QuestionInfo, candidates: SentenceCandidate[], s: SentenceScores, span: ScoredSpan, read: number[]): ReadResult {
+    const text = candidates[span.i]!.text;
+    const spanScore = sigmoid(span.score);
+    return {
+      answerType: 'factoid',
+      answer: closeQuote(text, wholeName(text, span.text, q.stems)),
+      sentence: read.map((i) => candidates[i]!.text).join(' '),
+      core: withAnnounced(candidates, read[0]!),
+      candidate: read[0]!,
+      sentenceProbability: s.p[read[0]!]!,
+      spanScore,
+      support: s.p[read[0]!]! * spanScore,
+    };
+  }
+
   /** A factoid's span: spans of the best few sentences compete, each span's features with its sentence's score, rank and gap. */
-  private readFactoid(
-    q: QuestionInfo,
-    candidates: SentenceCandidate[],
-    s: { features: SentenceFeatures[]; raw: number[]; p: number[]; order: number[] },
-  ): ReadResult {
-    const { features, raw, p, order } = s;
+  private readFactoid(q: QuestionInfo, candidates: SentenceCandidate[], s: SentenceScores): ReadResult {
+    const { p, order } = s;
     const top = order[0]!;
-    const spans: { i: number; text: string; score: number }[] = [];
-    const rows: ArrayLike<number>[] = [];
-    order.slice(0, this.models.sentencesForSpans).forEach((i, rank) => {
-      const terms = termsOf(candidates[i]!.text);
-      const found = spanCandidates(terms, q);
-      if (!found.length) return;
-      const standing = { score: raw[i]!, rank, gap: raw[top]! - raw[i]! };
-      spanRows(terms, found, q, features[i]!, standing, this.spanNames).forEach((x, k) => {
-        spans.push({ i, text: found[k]!.text, score: 0 });
-        rows.push(x);
-      });
-    });
-    predictCompactMany(this.models.span, rows).forEach((score, k) => (spans[k]!.score = score));
+    const spans = order.slice(0, this.models.sentencesForSpans).flatMap((i, rank) => this.scoredSpans(q, candidates, s, i, rank));
     if (!spans.length) {
       const text = withAnnounced(candidates, top);
       return { answerType: 'factoid', answer: text, sentence: text, candidate: top, sentenceProbability: p[top]!, spanScore: null, support: p[top]! * 0.1 };
     }
     const chosen = this.models.consensus ? spans[consensus(spans, this.models.consensus)]! : spans.reduce((a, b) => (b.score > a.score ? b : a));
-    const best = shapedSpan(q.text, chosen, spans);
+    const shaped = shapedSpan(q.text, chosen, spans);
+    // A question about a default takes the span that gives the one stated in the sentence, or a few sentences on.
+    const stated = ASKS_DEFAULT.test(q.text) ? this.defaultSpan(q, candidates, s, shaped) : null;
+    if (stated && stated.span.i !== shaped.i) return this.readAhead(q, candidates, s, stated.span, stated.read);
+    const best = stated?.span ?? shaped;
     // The span model's expected token F1 of the span.
     const spanScore = sigmoid(best.score);
     // The best sentence goes on with the one after it when that one is likely enough (followOn), as an open answer

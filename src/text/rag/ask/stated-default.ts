@@ -1,0 +1,64 @@
+// Questions about a default ("what's the default port?", "if I don't pass a type, what do I get?"). Reference pages
+// describe a setting first and give its default a few sentences later ("autosave_interval seconds: The number of
+// seconds ... Defaults to 1800 seconds (30 minutes)."); the sentence that matches the question is the description,
+// and the span the question asks for is in the sentence that states the default.
+import type { Term } from './extractive.js';
+
+/**
+ * A question about what holds when nothing is set: "the default port", "by default", "out of the box", "if I don't
+ * pass a type", "when it is not set", "if no name is given".
+ */
+export const ASKS_DEFAULT =
+  /\b(?:defaults?|out of the box|if (?:i|you|we|one) (?:don'?t|do not|never) (?:set|specify|pass|give|provide|configure|change|choose)|(?:if|when) (?:(?:it|that|this|one) (?:is|isn'?t|'s) )?(?:not|never|un)\s?(?:set|specified|given|passed|configured|provided)|(?:if|when) no \w+ (?:is|are) (?:set|specified|given|passed|provided)|when (?:omitted|left out))\b/i;
+
+/** How far ahead of the chosen sentence, in sentences of its chunk, a default may be stated. */
+export const DEFAULT_AHEAD = 3;
+
+/** Where a sentence states a default: the value is written after its marker ("Defaults to 30", "Default: 30"), or before it ("'nobody' by default"). */
+export interface StatedDefault {
+  /** The index of the word where a value written after the marker starts. */
+  after?: number;
+  /** The index (exclusive end) of the words before the marker ("by default", "is the default"). */
+  before?: number;
+}
+
+const DEFAULT_WORD = /^default(?:s|ed|ing)?$/i;
+const LINKS = new Set(['to', 'is', 'was', 'are', 'be']);
+const ROLES = new Set(['value', 'setting', 'settings', 'values']);
+
+/** Where the words of a sentence state a default (StatedDefault), or null when they state none. */
+export function statedDefault(terms: Term[]): StatedDefault | null {
+  for (let k = 0; k < terms.length; k++) {
+    if (!DEFAULT_WORD.test(terms[k]!.text)) continue;
+    const prev = terms[k - 1]?.text.toLowerCase();
+    // "... 'nobody' by default", "..., which is the default": the value comes before. "By default, ..." opens the
+    // sentence: what it says follows, and no position is marked.
+    if (prev === 'by' || (prev === 'the' && /^(?:is|are|was)$/i.test(terms[k - 2]?.text ?? ''))) {
+      const start = prev === 'by' ? k - 1 : k - 2;
+      return start > 0 ? { before: start } : {};
+    }
+    // "Default: 30", "defaults to 1800 seconds", "the default value is 5432".
+    if (/[:=]/.test(terms[k]!.post)) return { after: k + 1 };
+    let at = k + 1;
+    if (ROLES.has(terms[at]?.text.toLowerCase() ?? '')) at++;
+    if (/[:=]/.test(terms[at - 1]!.post) && at > k + 1) return { after: at };
+    if (LINKS.has(terms[at]?.text.toLowerCase() ?? '')) return { after: at + 1 };
+  }
+  return null;
+}
+
+/**
+ * Of the scored spans of a sentence that states a default, the one that gives it: the best-scoring span that starts
+ * within two words after the marker ("Defaults to [1800 seconds]"), or ends within two words before it ("['nobody'] by
+ * default"); with no position marked, the best-scoring span. Null when no span is placed so.
+ */
+export function defaultSpan<S extends { from: number; to: number; score: number }>(stated: StatedDefault, spans: S[]): S | null {
+  const placed = spans.filter((s) =>
+    stated.after !== undefined
+      ? s.from >= stated.after && s.from <= stated.after + 2
+      : stated.before !== undefined
+        ? s.to <= stated.before && s.to >= stated.before - 2
+        : true,
+  );
+  return placed.length ? placed.reduce((a, b) => (b.score > a.score ? b : a)) : null;
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { termsOf } from '../../src/text/rag/ask/extractive.js';
+import { analyseQuestion, loadLearnedReader } from '../../src/text/rag/ask/reader.js';
+import { ASKS_DEFAULT, defaultSpan, statedDefault } from '../../src/text/rag/ask/stated-default.js';
+
+const oneChunk = (texts: string[]) => texts.map((text, position) => ({ text, chunkRank: 0, chunkBm25: 1, position }));
+const others = [
+  { text: 'Logs are written to the journal and rotated weekly.', chunkRank: 1, chunkBm25: 0.8, position: 0 },
+  { text: 'Each worker process handles one connection at a time.', chunkRank: 1, chunkBm25: 0.8, position: 1 },
+];
+
+describe('questions about a default', () => {
+  it('are told from other questions', () => {
+    for (const q of [
+      "what's the default port?",
+      'how often is the cache flushed by default?',
+      'which port does it listen on out of the box?',
+      'if i dont pass a type what do i get?',
+      'what name is returned when no name is given?',
+      'what happens when it is not set?',
+    ])
+      expect(ASKS_DEFAULT.test(q), q).toBe(true);
+    for (const q of ['what port does the broker listen on?', 'how do I set the cache size?']) expect(ASKS_DEFAULT.test(q), q).toBe(false);
+  });
+
+  it('find where a sentence states its default', () => {
+    const at = (text: string) => {
+      const terms = termsOf(text);
+      const stated = statedDefault(terms);
+      if (!stated) return null;
+      return stated.after !== undefined
+        ? `after ${terms[stated.after]!.text}`
+        : stated.before !== undefined
+          ? `before ${terms[stated.before]!.text}`
+          : 'anywhere';
+    };
+    expect(at('Defaults to 1800 seconds (30 minutes).')).toBe('after 1800');
+    expect(at('Default: 30.')).toBe('after 30');
+    expect(at('The default value is 5432.')).toBe('after 5432');
+    expect(at("The tests run as 'nobody' by default.")).toBe('before by');
+    expect(at('By default, the loader looks for a file called .env.')).toBe('anywhere');
+    expect(at('The number of seconds to wait between saves.')).toBeNull();
+  });
+
+  it('take the span placed after the marker', () => {
+    const spans = [
+      { from: 0, to: 1, score: 3 },
+      { from: 2, to: 4, score: 1 },
+      { from: 3, to: 4, score: 2 },
+    ];
+    expect(defaultSpan({ after: 2 }, spans)).toEqual({ from: 3, to: 4, score: 2 });
+    expect(defaultSpan({ before: 1 }, spans)).toEqual({ from: 0, to: 1, score: 3 });
+    expect(defaultSpan({ after: 7 }, spans)).toBeNull();
+  });
+
+  it('are answered from the default stated a few sentences after the sentence that describes the setting', () => {
+    const reader = loadLearnedReader();
+    const q = analyseQuestion('how often does the broker save its database to disk by default?', () => 1);
+    const describes = 'autosave_interval seconds: The number of seconds that the broker will wait between each time it saves the database to disk.';
+    const chunk = [describes, 'A value of 0 turns this off.', 'Defaults to 1800 seconds (30 minutes).'];
+    const read = reader.read(q, [...oneChunk(chunk), ...others])!;
+    expect(read.answer).toMatch(/^1800 seconds/);
+    expect(read.sentence).toBe(chunk.join(' '));
+    // The learned decision judges the sentence that describes the setting.
+    expect(read.core).toBe(describes);
+    // A default further on than DEFAULT_AHEAD sentences is another setting's.
+    const far = [describes, 'If set to 0, it only saves on exit.', 'It needs persistence.', 'Saving blocks clients.', 'Defaults to 1800 seconds.'];
+    expect(reader.read(q, [...oneChunk(far), ...others])!.answer).not.toMatch(/^1800/);
+  });
+});
