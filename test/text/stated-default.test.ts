@@ -37,6 +37,7 @@ describe('questions about a default', () => {
     expect(at('Defaults to 1800 seconds (30 minutes).')).toBe('after 1800');
     expect(at('Default: 30.')).toBe('after 30');
     expect(at('The default value is 5432.')).toBe('after 5432');
+    expect(at('Default of idle timeout: 0.')).toBe('after 0');
     expect(at("The tests run as 'nobody' by default.")).toBe('before by');
     expect(at('By default, the loader looks for a file called .env.')).toBe('anywhere');
     expect(at('The number of seconds to wait between saves.')).toBeNull();

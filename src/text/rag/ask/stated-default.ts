@@ -22,6 +22,8 @@ export interface StatedDefault {
   before?: number;
 }
 
+/** Longest name, in words, between "Default of" and its colon. */
+const NAME_WORDS = 5;
 const DEFAULT_WORD = /^default(?:s|ed|ing)?$/i;
 const LINKS = new Set(['to', 'is', 'was', 'are', 'be']);
 const ROLES = new Set(['value', 'setting', 'settings', 'values']);
@@ -39,6 +41,11 @@ export function statedDefault(terms: Term[]): StatedDefault | null {
     }
     // "Default: 30", "defaults to 1800 seconds", "the default value is 5432".
     if (/[:=]/.test(terms[k]!.post)) return { after: k + 1 };
+    // A table's Default column as readable.ts reads a row: "Default of maxThreads: 4".
+    if (/^(?:of|for)$/i.test(terms[k + 1]?.text ?? '')) {
+      const colon = terms.slice(k + 1, k + 1 + NAME_WORDS).findIndex((t) => /[:=]/.test(t.post));
+      if (colon >= 0) return { after: k + 2 + colon };
+    }
     let at = k + 1;
     if (ROLES.has(terms[at]?.text.toLowerCase() ?? '')) at++;
     if (/[:=]/.test(terms[at - 1]!.post) && at > k + 1) return { after: at };
