@@ -42,6 +42,8 @@ describe('answer type of a question', () => {
     ['what is (an attribute, no modifier)', 'What is the capital?'],
     ['what is (one of several)', 'What is the largest city?'],
     ['what is (one of several)', 'What was the first treaty?'],
+    ['what is (one of several: a default)', 'What is the default idle timeout?'],
+    ['what is (one of several: a maximum)', 'What is the maximum charging current?'],
     ['what was X called', 'What was the naval base called?'],
     ['what is X made of', 'What is the parliamentary mace made of?'],
     ['what is the X of Y', 'What is the basis of the hymn?'],

@@ -140,8 +140,12 @@ const ATTRIBUTES = new Set(
 );
 /** "What is the homestead law?": a thing named by common words, two to four of them (a modifier and its head). */
 const WHAT_IS_COMMON_NAME = /^\s*[Ww]hat (?:is|was|are|were) (?:the|an?) ((?:[a-z][a-z'-]* ){1,3})([a-z][a-z-]*)\s*\?*\s*$/;
-/** Modifiers that pick one of several ("the largest city", "the first act", "the current rate"): an attribute. */
-const SELECTING = /^(\w+est|first|second|third|last|next|previous|main|only|current|present|latest|new|old|other|same|whole)$/;
+/**
+ * Modifiers that pick one of several ("the largest city", "the first act", "the current rate", "the default port",
+ * "the maximum current"): an attribute.
+ */
+const SELECTING =
+  /^(\w+est|first|second|third|last|next|previous|main|only|current|present|latest|new|old|other|same|whole|default|maximum|minimum|max|min|initial)$/;
 
 /** "What is the homestead law?", "What was the gold standard?": a description, unless the head is an attribute. */
 function commonNameDefinition(question: string): boolean {
