@@ -69,3 +69,20 @@ describe('questions about a default', () => {
     expect(reader.read(q, [...oneChunk(far), ...others])!.answer).not.toMatch(/^1800/);
   });
 });
+
+describe('"how" questions read from a sentence that says what happens by default', () => {
+  it('go on to the sentence that says how to do otherwise', () => {
+    const reader = loadLearnedReader();
+    const q = analyseQuestion('how can i stop the proxy from replacing an agent i set myself on a request?', () => 1);
+    const states = 'By default, the proxy replaces the agent of every request, even if an agent was set on the request itself.';
+    const reason = 'This lets it route requests of libraries that build their own agents.';
+    const otherwise = 'This behaviour can be disabled with the PROXY_FORCE=false environment variable.';
+    const read = reader.read(q, [...oneChunk([states, reason, otherwise]), ...others])!;
+    expect(read.answer).toBe([states, reason, otherwise].join(' '));
+    // The learned decision judges the sentence read, without those it goes on to.
+    expect(read.core).toBe(states);
+    // With no such sentence, nothing is added.
+    const unrelated = 'The package is tested on Linux and macOS.';
+    expect(reader.read(q, [...oneChunk([states, reason, unrelated]), ...others])!.answer).not.toContain(unrelated);
+  });
+});

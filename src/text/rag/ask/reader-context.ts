@@ -151,3 +151,33 @@ export function listed(q: QuestionInfo, candidates: SentenceCandidate[], after: 
   }
   return out;
 }
+
+/** A sentence that says what happens by default ("By default, the zlib methods will throw an error ...", "... 'nobody' by default."). */
+const SAYS_DEFAULT = /\b(?:by default|per default|defaults? to)\b/i;
+/**
+ * A sentence that tells how to do otherwise: "However, ... it is possible to suppress ...", "If you want to use some
+ * other user name, specify it via ...", "This behaviour can be disabled with ...", "To change it, ...".
+ */
+const TELLS_OTHERWISE =
+  /^(?:however|instead|alternatively)\b|\bif you (?:want|need|wish|prefer|would like|'d like|'re not)\b|\bto (?:change|disable|override|avoid|prevent|stop|suppress|turn off|opt out)\b|\b(?:can|could|may) (?:be )?(?:changed|disabled|overridden|turned off|suppressed|switched off|configured|customi[sz]ed|set)\b|\bit is possible to\b|\byou can (?:change|disable|override|set|use|pass|specify|turn)\b/i;
+/** How far after a sentence that says what happens by default the sentence that tells how to do otherwise may be. */
+export const OTHERWISE_AHEAD = 3;
+
+/**
+ * For a "how" question read from a sentence that says what happens by default (of the ranked one or two): that
+ * sentence (`from`) and those after it in its chunk (`after`) up to the first that tells how to do otherwise, within
+ * OTHERWISE_AHEAD; null when none does. Asked "how can I decompress a truncated buffer without an error?", the
+ * sentence that matches the question states the default ("By default, the zlib methods will throw an error when
+ * decompressing truncated data."), and the next one says how to change it.
+ */
+export function otherwiseAfter(candidates: SentenceCandidate[], ranked: number[]): { from: number; after: number[] } | null {
+  for (const from of ranked) {
+    if (!SAYS_DEFAULT.test(candidates[from]!.text)) continue;
+    const after: number[] = [];
+    for (let at = neighbour(candidates, candidates[from]!, 1); at >= 0 && after.length < OTHERWISE_AHEAD; at = neighbour(candidates, candidates[at]!, 1)) {
+      after.push(at);
+      if (TELLS_OTHERWISE.test(candidates[at]!.text)) return { from, after };
+    }
+  }
+  return null;
+}

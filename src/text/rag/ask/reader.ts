@@ -22,7 +22,19 @@ import {
 import { type ConsensusSettings, consensus } from './span-consensus.js';
 import { shapedSpan } from './answer-shape.js';
 import { ASKS_DEFAULT, DEFAULT_AHEAD, defaultSpan, statedDefault } from './stated-default.js';
-import { POINTS_AHEAD, continuation, followOn, introduced, leadBefore, listed, loneWord, neighbour, reasonAfter, withAnnounced } from './reader-context.js';
+import {
+  POINTS_AHEAD,
+  continuation,
+  followOn,
+  introduced,
+  leadBefore,
+  listed,
+  loneWord,
+  neighbour,
+  otherwiseAfter,
+  reasonAfter,
+  withAnnounced,
+} from './reader-context.js';
 import { closeQuote, wholeName } from './span-names.js';
 
 export * from './reader-features.js';
@@ -128,18 +140,22 @@ export class LearnedReader {
   private readOpen(q: QuestionInfo, candidates: SentenceCandidate[], p: number[], order: number[]): ReadResult {
     const top = order[0]!;
     const second = order[1];
-    const pair =
+    const ranked =
       second !== undefined && p[second]! >= 0.5 * p[top]! && candidates[second]!.chunkRank === candidates[top]!.chunkRank
         ? [top, second].sort((a, b) => candidates[a]!.position - candidates[b]!.position)
         : [top];
+    // "How can I stop X?" read from the sentence that says X happens by default: it goes on to the sentence that says
+    // how to do otherwise.
+    const otherwise = q.wh === 'how' ? otherwiseAfter(candidates, ranked) : null;
+    const pair = otherwise ? [otherwise.from] : ranked;
     const last = pair[pair.length - 1]!;
     const listedAfter = listed(q, candidates, last);
     const after = listedAfter.length ? listedAfter : introduced(candidates, last);
-    const read = [...leadBefore(candidates, pair[0]!), ...pair, ...(after.length ? after : reasonAfter(q, candidates, pair))];
-    const goesOn = after.length || read.length > pair.length ? [] : continuation(q, candidates, pair, p);
+    const read = [...leadBefore(candidates, pair[0]!), ...pair, ...(after.length || otherwise ? after : reasonAfter(q, candidates, pair))];
+    const goesOn = otherwise ? otherwise.after : after.length || read.length > pair.length ? [] : continuation(q, candidates, pair, p);
     // A sentence it goes on with that ends with a colon brings what it announces ("One way to do this is:" over the
     // command).
-    const more = goesOn.length ? [...goesOn, ...introduced(candidates, goesOn[0]!)] : [];
+    const more = goesOn.length ? [...goesOn, ...introduced(candidates, goesOn[goesOn.length - 1]!)] : [];
     // A FAQ's answer marker ("A: ") of a sentence after the first is no part of the answer either. Shown, two
     // sentences that do not follow each other (the runner-up further on) are quoted as two excerpts.
     const quote = (ids: number[], excerpts: boolean) =>
