@@ -578,6 +578,16 @@ describe('the shipped reader', () => {
     expect(reader.read(kind, oneChunk(['The exporter writes JSON to out/report.json unless told otherwise.']))!.answer).not.toBe('out/report.json');
   });
 
+  it("answers a question that asks for a package with the span of the sentence written as a package's name", () => {
+    const q = analyseQuestion('which package do I need to get ldapsearch and ldapadd?', () => 1);
+    const sentence =
+      'Most hosts that use the directory should install at least ldap-client, which holds the basic ldapsearch and ldapadd binaries, as well as other basic utilities.';
+    expect(reader.read(q, oneChunk([sentence]))!.answer).toBe('ldap-client');
+    // A question for a package's version keeps the reader's span.
+    const version = analyseQuestion('from which package version does the server make a new cookie?', () => 1);
+    expect(reader.read(version, oneChunk(['Since 3.9.8-3, the server-tools package makes a new cookie on first install.']))!.answer).not.toBe('server-tools');
+  });
+
   it('keeps the sentence before an answer that opens with "The result is", for its cause', () => {
     const q = analyseQuestion('how is the matcher so much faster than other matchers?', () => 1);
     const text = ['The matcher skips impossible text without looking at every character.', 'The result is typically many times faster than other matchers.'];

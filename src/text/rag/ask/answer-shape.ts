@@ -1,6 +1,7 @@
 // The shape of an answer a question asks for. "Which option ...?" is answered by an option ("-i", "--string-limit",
-// "maxDepth"), "which file ...?" by a file or a path (".env", "/var/lib/git"): when the reader's span in its sentence
-// is not written so, the best span of that sentence that is takes its place.
+// "maxDepth"), "which file ...?" by a file or a path (".env", "/var/lib/git"), "which package ...?" by a package's name
+// ("krb5-user"): when the reader's span in its sentence is not written so, the best span of that sentence that is
+// takes its place.
 
 /** A question that asks for an option, a flag, an argument or a setting ("which flag lets strace print more of each string?"). */
 const ASKS_OPTION = /\b(?:which|what)\b(?:\s+[\w-]+){0,2}?\s+(?:option|flag|switch|setting|parameter|directive|argument|arg)s?\b/i;
@@ -11,10 +12,15 @@ const ASKS_FILE = /\b(?:which|what)\b(?:\s+[\w-]+){0,2}?\s+(?:file|filename|path
 /** A span written as a file or a path: "/var/lib/git", "~/.toolrc", ".env", "package.json", "lib/index.js". */
 const FILE_SHAPED =
   /^(?=.*\p{L})(?:[~.]{0,2}\/[\w.@+-]+(?:\/[\w.@+-]*)*|[\w@+-][\w.@+-]*(?:\/[\w.@+-]+)+|[\w@+-]+(?:\.[\w@+-]+)*\.\p{L}[\p{L}\d]{0,5}|\.\p{L}[\w.-]*)$/u;
+/** A question that asks for a package, a module or a plugin ("which package do I need to get kinit?"), not its version. */
+const ASKS_PACKAGE = /\b(?:which|what)\b(?:\s+[\w-]+){0,2}?\s+(?:package|module|library|plugin|crate|gem)s?\b(?!\s+(?:version|manager|format)s?\b)/i;
+/** A span written as a package's name: lower case in parts ("krb5-user", "ajv-formats", "lodash.merge", "@scope/name"). */
+const PACKAGE_SHAPED = /^(?=.*[a-z])(?:@[a-z0-9][\w.-]*\/)?[a-z0-9]+(?:[-_.+][a-z0-9]+)+$/;
 /** What a question asks for and how such an answer is written. */
 const SHAPES: [RegExp, RegExp][] = [
   [ASKS_OPTION, OPTION_SHAPED],
   [ASKS_FILE, FILE_SHAPED],
+  [ASKS_PACKAGE, PACKAGE_SHAPED],
 ];
 
 /**
