@@ -70,6 +70,20 @@ describe('questions about a default', () => {
   });
 });
 
+describe('a default stated before the description of its setting', () => {
+  it('is read when none is stated after it', () => {
+    const reader = loadLearnedReader();
+    const q = analyseQuestion('after how many characters does the formatter break a line by default?', () => 1);
+    const chunk = ['options.columns', 'Type: Number', 'Default: 72', 'The number of characters the formatter puts on a line before it breaks it.'];
+    const read = reader.read(q, [...oneChunk(chunk), ...others])!;
+    expect(read.answer).toBe('72');
+    expect(read.core).toBe(chunk[3]);
+    // A default stated after the description is the one read.
+    const after = [...chunk, 'Default: 80.'];
+    expect(reader.read(q, [...oneChunk(after), ...others])!.answer).toMatch(/^80/);
+  });
+});
+
 describe('"how" questions read from a sentence that says what happens by default', () => {
   it('go on to the sentence that says how to do otherwise', () => {
     const reader = loadLearnedReader();

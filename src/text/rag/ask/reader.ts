@@ -21,7 +21,7 @@ import {
 } from './reader-features.js';
 import { type ConsensusSettings, consensus } from './span-consensus.js';
 import { shapedSpan } from './answer-shape.js';
-import { ASKS_DEFAULT, DEFAULT_AHEAD, defaultSpan, statedDefault } from './stated-default.js';
+import { ASKS_DEFAULT, DEFAULT_AHEAD, DEFAULT_BEHIND, type StatedDefault, defaultSpan, statedDefault } from './stated-default.js';
 import {
   POINTS_AHEAD,
   continuation,
@@ -188,11 +188,13 @@ export class LearnedReader {
   }
 
   /**
-   * For a question about a default: the span that gives the default stated in the chosen span's sentence or in one of
-   * the DEFAULT_AHEAD sentences after it in its chunk (stated-default.ts), with the sentences read from the chosen one
-   * to it; null when none of them states one.
+   * For a question about a default: the span that gives the default stated in the chosen span's sentence, in one of
+   * the DEFAULT_AHEAD sentences after it in its chunk or, when none of those states one, in one of the DEFAULT_BEHIND
+   * sentences before it (stated-default.ts; "Default: 50" over "The width of the text before wrapping"), with the
+   * sentences read between the two; null when none states one.
    */
   private defaultSpan(q: QuestionInfo, candidates: SentenceCandidate[], s: SentenceScores, best: ScoredSpan): { span: ScoredSpan; read: number[] } | null {
+    const scored = (at: number, stated: StatedDefault) => defaultSpan(stated, this.scoredSpans(q, candidates, s, at, s.order.indexOf(at)));
     const read: number[] = [];
     for (let at = best.i; at >= 0 && read.length <= DEFAULT_AHEAD; at = neighbour(candidates, candidates[at]!, 1)) {
       read.push(at);
@@ -200,28 +202,36 @@ export class LearnedReader {
       if (!stated) continue;
       // "By default, ..." opening the chosen sentence marks no place in it: the chosen span stands.
       if (at === best.i && stated.after === undefined && stated.before === undefined) return null;
-      const span = defaultSpan(stated, this.scoredSpans(q, candidates, s, at, s.order.indexOf(at)));
+      const span = scored(at, stated);
       return span ? { span, read } : null;
+    }
+    const behind: number[] = [best.i];
+    for (let at = neighbour(candidates, candidates[best.i]!, -1); at >= 0 && behind.length <= DEFAULT_BEHIND; at = neighbour(candidates, candidates[at]!, -1)) {
+      behind.unshift(at);
+      const stated = statedDefault(termsOf(candidates[at]!.text));
+      if (stated?.after === undefined) continue;
+      const span = scored(at, stated);
+      return span ? { span, read: behind } : null;
     }
     return null;
   }
 
   /**
-   * A default stated after the chosen sentence: its span, shown with the sentences from the chosen one to it. The
-   * learned decision judges the chosen sentence, as it does when no default is stated.
+   * A default stated in a sentence near the chosen one: its span, shown with the sentences from one to the other. The
+   * learned decision judges the chosen sentence (`chosen`), as it does when no default is stated.
    */
-  private readAhead(q: QuestionInfo, candidates: SentenceCandidate[], s: SentenceScores, span: ScoredSpan, read: number[]): ReadResult {
+  private readStated(q: QuestionInfo, candidates: SentenceCandidate[], s: SentenceScores, span: ScoredSpan, read: number[], chosen: number): ReadResult {
     const text = candidates[span.i]!.text;
     const spanScore = sigmoid(span.score);
     return {
       answerType: 'factoid',
       answer: closeQuote(text, wholeName(text, span.text, q.stems)),
       sentence: read.map((i) => candidates[i]!.text).join(' '),
-      core: withAnnounced(candidates, read[0]!),
-      candidate: read[0]!,
-      sentenceProbability: s.p[read[0]!]!,
+      core: withAnnounced(candidates, chosen),
+      candidate: chosen,
+      sentenceProbability: s.p[chosen]!,
       spanScore,
-      support: s.p[read[0]!]! * spanScore,
+      support: s.p[chosen]! * spanScore,
     };
   }
 
@@ -238,7 +248,7 @@ export class LearnedReader {
     const shaped = shapedSpan(q.text, chosen, spans);
     // A question about a default takes the span that gives the one stated in the sentence, or a few sentences on.
     const stated = ASKS_DEFAULT.test(q.text) ? this.defaultSpan(q, candidates, s, shaped) : null;
-    if (stated && stated.span.i !== shaped.i) return this.readAhead(q, candidates, s, stated.span, stated.read);
+    if (stated && stated.span.i !== shaped.i) return this.readStated(q, candidates, s, stated.span, stated.read, shaped.i);
     const best = stated?.span ?? shaped;
     // The span model's expected token F1 of the span.
     const spanScore = sigmoid(best.score);

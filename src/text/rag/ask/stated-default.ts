@@ -13,6 +13,11 @@ export const ASKS_DEFAULT =
 
 /** How far ahead of the chosen sentence, in sentences of its chunk, a default may be stated. */
 export const DEFAULT_AHEAD = 3;
+/**
+ * How far before it, when none of those states one: a page that lists a setting's type and default before its
+ * description ("Type: Number", "Default: 50", "The width of the text before wrapping to a new line.").
+ */
+export const DEFAULT_BEHIND = 2;
 
 /** Where a sentence states a default: the value is written after its marker ("Defaults to 30", "Default: 30"), or before it ("'nobody' by default"). */
 export interface StatedDefault {
