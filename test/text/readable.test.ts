@@ -65,6 +65,34 @@ describe('documents as a reader reads them', () => {
     expect(text).not.toMatch(/Build Status|NPM version|logo/);
   });
 
+  it('reads no HTML table of badges: cells of images only, under header cells that name them', () => {
+    const text = readableText(
+      [
+        '<table><thead>',
+        '  <tr>',
+        '    <th>Linux</th>',
+        '    <th>Coverage</th>',
+        '  </tr>',
+        '</thead><tbody><tr>',
+        '  <td align="center">',
+        '    <a href="https://ci.example/widgets"><img src="https://ci.example/widgets.svg" alt="Build Status" /></a>',
+        '  </td>',
+        '  <td align="center"><img src="https://cov.example/widgets.svg" alt="Coverage Status" /></td>',
+        '</tr></tbody></table>',
+        '',
+        '# widgets',
+        '',
+        'widgets draws widgets on any terminal.',
+        '',
+        '<table><tr><th>Option</th><th>Meaning</th></tr><tr><td>wide</td><td>draws wider widgets</td></tr></table>',
+      ].join('\n'),
+    );
+    expect(text).not.toMatch(/Linux|Coverage/);
+    expect(text.split('\n\n')[0]).toBe('widgets: widgets draws widgets on any terminal.');
+    // A table with text in its cells is read.
+    expect(text).toMatch(/draws wider widgets/);
+  });
+
   it('reads reStructuredText links, references and literals as their words, without targets or directives', () => {
     const text = readableText(
       [

@@ -124,6 +124,16 @@ const onlyImages = (raw: string) => {
   return rest !== raw && !rest.trim();
 };
 
+/**
+ * An HTML table whose cells hold no text, only images and links (a README's table of badges under "Linux", "OS X",
+ * "Coverage"): its header cells name badges, which say nothing a question asks.
+ */
+const badgeTable = (raw: string) => {
+  if (!/<table\b/i.test(raw)) return false;
+  const cells = [...raw.matchAll(/<td\b[^>]*>([\s\S]*?)<\/td>/gi)].map((m) => inline(m[1]!));
+  return cells.length > 0 && cells.every((c) => !c);
+};
+
 /** Block tokens as paragraphs of plain text. */
 function blocks(tokens: Token[]): string[] {
   const out: string[] = [];
@@ -160,7 +170,7 @@ function blocks(tokens: Token[]): string[] {
       case 'html': {
         const raw = (t as Tokens.Paragraph).text;
         const s = inline(raw);
-        if (s && !onlyImages(raw)) push(s, true);
+        if (s && !onlyImages(raw) && !badgeTable(raw)) push(s, true);
         break;
       }
       default:
