@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { termsOf } from '../../src/text/rag/ask/extractive.js';
 import { analyseQuestion, loadLearnedReader } from '../../src/text/rag/ask/reader.js';
-import { ASKS_DEFAULT, defaultSpan, statedDefault } from '../../src/text/rag/ask/stated-default.js';
+import { ASKS_DEFAULT, asksDefault, defaultSpan, statedDefault } from '../../src/text/rag/ask/stated-default.js';
 
 const oneChunk = (texts: string[]) => texts.map((text, position) => ({ text, chunkRank: 0, chunkBm25: 1, position }));
 const others = [
@@ -21,6 +21,12 @@ describe('questions about a default', () => {
     ])
       expect(ASKS_DEFAULT.test(q), q).toBe(true);
     for (const q of ['what port does the broker listen on?', 'how do I set the cache size?']) expect(ASKS_DEFAULT.test(q), q).toBe(false);
+    // Changing a default is no question about the default itself.
+    for (const q of ['which option changes the default port?', 'how do I use a port other than the default one?']) {
+      expect(ASKS_DEFAULT.test(q), q).toBe(true);
+      expect(asksDefault(q), q).toBe(false);
+    }
+    expect(asksDefault("what's the default port?")).toBe(true);
   });
 
   it('find where a sentence states its default', () => {

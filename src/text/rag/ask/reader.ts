@@ -21,7 +21,7 @@ import {
 } from './reader-features.js';
 import { type ConsensusSettings, consensus } from './span-consensus.js';
 import { shapedSpan } from './answer-shape.js';
-import { ASKS_DEFAULT, DEFAULT_AHEAD, DEFAULT_BEHIND, type StatedDefault, defaultSpan, statedDefault } from './stated-default.js';
+import { DEFAULT_AHEAD, DEFAULT_BEHIND, type StatedDefault, asksDefault, defaultSpan, statedDefault } from './stated-default.js';
 import {
   POINTS_AHEAD,
   continuation,
@@ -247,7 +247,7 @@ export class LearnedReader {
     const chosen = this.models.consensus ? spans[consensus(spans, this.models.consensus)]! : spans.reduce((a, b) => (b.score > a.score ? b : a));
     const shaped = shapedSpan(q.text, chosen, spans);
     // A question about a default takes the span that gives the one stated in the sentence, or a few sentences on.
-    const stated = ASKS_DEFAULT.test(q.text) ? this.defaultSpan(q, candidates, s, shaped) : null;
+    const stated = asksDefault(q.text) ? this.defaultSpan(q, candidates, s, shaped) : null;
     if (stated && stated.span.i !== shaped.i) return this.readStated(q, candidates, s, stated.span, stated.read, shaped.i);
     const best = stated?.span ?? shaped;
     // The span model's expected token F1 of the span.

@@ -11,6 +11,15 @@ import type { Term } from './extractive.js';
 export const ASKS_DEFAULT =
   /\b(?:defaults?|out of the box|if (?:i|you|we|one) (?:don'?t|do not|never) (?:set|specify|pass|give|provide|configure|change|choose)|(?:if|when) (?:(?:it|that|this|one) (?:is|isn'?t|'s) )?(?:not|never|un)\s?(?:set|specified|given|passed|configured|provided)|(?:if|when) no \w+ (?:is|are) (?:set|specified|given|passed|provided)|when (?:omitted|left out))\b/i;
 
+/**
+ * A question about changing a default, not about the default itself ("which option changes the default port?", "how do
+ * I use a port other than the default?").
+ */
+const CHANGES_DEFAULT = /\b(?:change|changes|changing|override|overrides|overriding|replace|replaces|instead of|other than|rather than)\b.*\bdefault/i;
+
+/** Whether a question asks what holds when nothing is set (ASKS_DEFAULT), and not how to change it. */
+export const asksDefault = (question: string) => ASKS_DEFAULT.test(question) && !CHANGES_DEFAULT.test(question);
+
 /** How far ahead of the chosen sentence, in sentences of its chunk, a default may be stated. */
 export const DEFAULT_AHEAD = 3;
 /**
