@@ -588,6 +588,28 @@ describe('the shipped reader', () => {
     expect(reader.read(version, oneChunk(['Since 3.9.8-3, the server-tools package makes a new cookie on first install.']))!.answer).not.toBe('server-tools');
   });
 
+  it('answers a question that asks for a version or a method with the span of the sentence written as one', () => {
+    const cases = [
+      [
+        'which version of the robots spec does the crawler follow?',
+        'crawler is a polite fetcher written in pure JavaScript according to the robots spec 1.4.2.',
+        '1.4.2',
+      ],
+      [
+        'which method should I call to empty the queue without running the waiting tasks?',
+        'Emptying the queue without running what waits is done by calling queue.discardAll() on it.',
+        'queue.discardAll',
+      ],
+    ];
+    for (const [question, sentence, answer] of cases)
+      expect(
+        reader.read(
+          analyseQuestion(question!, () => 1),
+          oneChunk([sentence!]),
+        )!.answer,
+      ).toContain(answer);
+  });
+
   it('keeps the sentence before an answer that opens with "The result is", for its cause', () => {
     const q = analyseQuestion('how is the matcher so much faster than other matchers?', () => 1);
     const text = ['The matcher skips impossible text without looking at every character.', 'The result is typically many times faster than other matchers.'];
