@@ -24,6 +24,13 @@ const POINTS_BACK =
 export const neighbour = (candidates: SentenceCandidate[], c: SentenceCandidate, offset: number) =>
   candidates.findIndex((d) => d.chunkRank === c.chunkRank && d.position === c.position + offset);
 
+/** The up to `n` sentences that follow `i` in its chunk (`step` 1) or precede it (`step` -1), nearest first. */
+export function nearby(candidates: SentenceCandidate[], i: number, step: 1 | -1, n: number): number[] {
+  const out: number[] = [];
+  for (let at = neighbour(candidates, candidates[i]!, step); at >= 0 && out.length < n; at = neighbour(candidates, candidates[at]!, step)) out.push(at);
+  return out;
+}
+
 /**
  * The sentence before `first` in its chunk when the answer needs it: a short reply that `first` explains, or the
  * cause that `first` points back to. The reader ranks the sentence that matches the question; these stand beside it.
@@ -173,11 +180,9 @@ export const OTHERWISE_AHEAD = 3;
 export function otherwiseAfter(candidates: SentenceCandidate[], ranked: number[]): { from: number; after: number[] } | null {
   for (const from of ranked) {
     if (!SAYS_DEFAULT.test(candidates[from]!.text)) continue;
-    const after: number[] = [];
-    for (let at = neighbour(candidates, candidates[from]!, 1); at >= 0 && after.length < OTHERWISE_AHEAD; at = neighbour(candidates, candidates[at]!, 1)) {
-      after.push(at);
-      if (TELLS_OTHERWISE.test(candidates[at]!.text)) return { from, after };
-    }
+    const ahead = nearby(candidates, from, 1, OTHERWISE_AHEAD);
+    const tells = ahead.findIndex((at) => TELLS_OTHERWISE.test(candidates[at]!.text));
+    if (tells >= 0) return { from, after: ahead.slice(0, tells + 1) };
   }
   return null;
 }

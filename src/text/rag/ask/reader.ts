@@ -30,6 +30,7 @@ import {
   leadBefore,
   listed,
   loneWord,
+  nearby,
   neighbour,
   otherwiseAfter,
   reasonAfter,
@@ -193,25 +194,32 @@ export class LearnedReader {
    * sentences before it (stated-default.ts; "Default: 50" over "The width of the text before wrapping"), with the
    * sentences read between the two; null when none states one.
    */
-  private defaultSpan(q: QuestionInfo, candidates: SentenceCandidate[], s: SentenceScores, best: ScoredSpan): { span: ScoredSpan; read: number[] } | null {
-    const scored = (at: number, stated: StatedDefault) => defaultSpan(stated, this.scoredSpans(q, candidates, s, at, s.order.indexOf(at)));
-    const read: number[] = [];
-    for (let at = best.i; at >= 0 && read.length <= DEFAULT_AHEAD; at = neighbour(candidates, candidates[at]!, 1)) {
-      read.push(at);
+  private statedDefaultSpan(
+    q: QuestionInfo,
+    candidates: SentenceCandidate[],
+    s: SentenceScores,
+    best: ScoredSpan,
+    spans: ScoredSpan[],
+  ): { span: ScoredSpan; read: number[] } | null {
+    // The spans of a sentence read for spans already are scored; another's are scored here.
+    const spansOf = (at: number) =>
+      spans.some((x) => x.i === at) ? spans.filter((x) => x.i === at) : this.scoredSpans(q, candidates, s, at, s.order.indexOf(at));
+    const found = (read: number[], at: number, stated: StatedDefault) => {
+      const span = defaultSpan(stated, spansOf(at));
+      return span ? { span, read } : null;
+    };
+    const ahead = [best.i, ...nearby(candidates, best.i, 1, DEFAULT_AHEAD)];
+    for (const [k, at] of ahead.entries()) {
       const stated = statedDefault(termsOf(candidates[at]!.text));
       if (!stated) continue;
       // "By default, ..." opening the chosen sentence marks no place in it: the chosen span stands.
       if (at === best.i && stated.after === undefined && stated.before === undefined) return null;
-      const span = scored(at, stated);
-      return span ? { span, read } : null;
+      return found(ahead.slice(0, k + 1), at, stated);
     }
-    const behind: number[] = [best.i];
-    for (let at = neighbour(candidates, candidates[best.i]!, -1); at >= 0 && behind.length <= DEFAULT_BEHIND; at = neighbour(candidates, candidates[at]!, -1)) {
-      behind.unshift(at);
+    const behind = nearby(candidates, best.i, -1, DEFAULT_BEHIND);
+    for (const [k, at] of behind.entries()) {
       const stated = statedDefault(termsOf(candidates[at]!.text));
-      if (stated?.after === undefined) continue;
-      const span = scored(at, stated);
-      return span ? { span, read: behind } : null;
+      if (stated?.after !== undefined) return found([...behind.slice(0, k + 1).reverse(), best.i], at, stated);
     }
     return null;
   }
@@ -247,7 +255,7 @@ export class LearnedReader {
     const chosen = this.models.consensus ? spans[consensus(spans, this.models.consensus)]! : spans.reduce((a, b) => (b.score > a.score ? b : a));
     const shaped = shapedSpan(q.text, chosen, spans);
     // A question about a default takes the span that gives the one stated in the sentence, or a few sentences on.
-    const stated = asksDefault(q.text) ? this.defaultSpan(q, candidates, s, shaped) : null;
+    const stated = asksDefault(q.text) ? this.statedDefaultSpan(q, candidates, s, shaped, spans) : null;
     if (stated && stated.span.i !== shaped.i) return this.readStated(q, candidates, s, stated.span, stated.read, shaped.i);
     const best = stated?.span ?? shaped;
     // The span model's expected token F1 of the span.
