@@ -556,6 +556,13 @@ describe('the shipped reader', () => {
     }
   });
 
+  /** The reader's answer to `question` from a passage of one sentence. */
+  const answerIn = (question: string, sentence: string) =>
+    reader.read(
+      analyseQuestion(question, () => 1),
+      oneChunk([sentence]),
+    )!.answer;
+
   it('answers a question that asks for a file, a path or a folder with the span of the sentence written as one', () => {
     const cases = [
       ['which file does the loader read by default?', 'By default, the loader will look for a file called .env in the current working directory.', '.env'],
@@ -566,13 +573,7 @@ describe('the shipped reader', () => {
       ],
       ['what config file does the tool read at startup?', 'At startup the tool reads settings from ~/.toolrc when it exists.', '~/.toolrc'],
     ];
-    for (const [question, sentence, answer] of cases)
-      expect(
-        reader.read(
-          analyseQuestion(question!, () => 1),
-          oneChunk([sentence!]),
-        )!.answer,
-      ).toBe(answer);
+    for (const [question, sentence, answer] of cases) expect(answerIn(question!, sentence!)).toBe(answer);
     // A question for a kind of file, not a file, keeps the reader's span.
     const kind = analyseQuestion('what file format does the exporter write?', () => 1);
     expect(reader.read(kind, oneChunk(['The exporter writes JSON to out/report.json unless told otherwise.']))!.answer).not.toBe('out/report.json');
@@ -601,13 +602,7 @@ describe('the shipped reader', () => {
         'queue.discardAll',
       ],
     ];
-    for (const [question, sentence, answer] of cases)
-      expect(
-        reader.read(
-          analyseQuestion(question!, () => 1),
-          oneChunk([sentence!]),
-        )!.answer,
-      ).toContain(answer);
+    for (const [question, sentence, answer] of cases) expect(answerIn(question!, sentence!)).toContain(answer);
   });
 
   it('keeps the sentence before an answer that opens with "The result is", for its cause', () => {
