@@ -1,6 +1,6 @@
 // Locates the project root (the folder holding package.json) from source or compiled code alike.
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 function findRoot(start: string): string {
@@ -19,6 +19,19 @@ export const PROJECT_ROOT = findRoot(dirname(fileURLToPath(import.meta.url)));
 export function fromRoot(p: string): string {
   return resolve(PROJECT_ROOT, p);
 }
+
+/**
+ * A configured path as a page shows it to anyone: relative to the project when inside it ("docs/sample-collection"),
+ * else only its last part, so that a page never tells visitors where the server keeps its files.
+ */
+export function shownPath(p: string): string {
+  const absolute = fromRoot(p);
+  const inside = relative(PROJECT_ROOT, absolute);
+  return inside && !inside.startsWith('..') && !isAbsolute(inside) ? inside : basename(absolute);
+}
+
+/** A model as a page names it: a Hub id as it is, a local directory by shownPath. */
+export const shownModel = (idOrPath: string): string => (existsSync(fromRoot(idOrPath)) ? shownPath(idOrPath) : idOrPath);
 
 const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as {
   name: string;

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { fromRoot } from '../infra/paths.js';
+import { fromRoot, shownModel, shownPath } from '../infra/paths.js';
 import { TextHttpError } from '../text/errors.js';
 import { ASK_WARNINGS } from '../text/rag/ask-schema.js';
 import { figuresInWords, questionAnsweringFigures } from '../text/figures.js';
@@ -64,7 +64,7 @@ async function askPages(app: FastifyInstance) {
     }
   };
   app.pages.addLink({ href: '/ask', label: 'Ask' }, 'ask questions about the document collection and see the cited passages', () => [
-    `Documents: ${app.config.DOCS_DIR}; embedder ${app.config.EMBEDDING_MODEL}; language model ${app.llm.available ? app.llm.model : 'not configured (extractive answers)'}.`,
+    `Documents: ${shownPath(app.config.DOCS_DIR)}; embedder ${shownModel(app.config.EMBEDDING_MODEL)}; language model ${app.llm.available ? app.llm.model : 'not configured (extractive answers)'}.`,
     ...questionAnsweringFigures(app.config).map((figure) => `${figuresInWords([figure])}.`),
   ]);
 

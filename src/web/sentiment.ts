@@ -1,6 +1,7 @@
 // The sentiment page: a text box, and the result with bars for the scores and the emotions.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { shownModel } from '../infra/paths.js';
 import { TextHttpError } from '../text/errors.js';
 import { figuresInWords, sentimentEveryday, sentimentFigures, sentimentReading, sentimentWeakSpots } from '../text/figures.js';
 
@@ -17,7 +18,7 @@ async function sentimentPages(app: FastifyInstance) {
         app.sentiment.loader.state
       ];
       return [
-        `Models: ${app.config.SENTIMENT_MODEL} and ${app.config.EMOTION_MODEL} (${state}).`,
+        `Models: ${shownModel(app.config.SENTIMENT_MODEL)} and ${shownModel(app.config.EMOTION_MODEL)} (${state}).`,
         ...sentimentFigures(app.config).map((group) => `${figuresInWords(group)}.`),
       ];
     },

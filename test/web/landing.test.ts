@@ -1,6 +1,8 @@
 // The landing page's headline figures: each comes from a model card or a stored evaluation result, read here
 // independently of the code that renders them.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromRoot } from '../../src/infra/paths.js';
 import { makeApp } from '../helpers/app.js';
@@ -83,6 +85,29 @@ describe('landing page headline figures', () => {
       expect(page).toContain('seven emotions)');
     } finally {
       await other.close();
+    }
+  });
+});
+
+describe('where the documents are, on the landing page', () => {
+  it('names a folder outside the project by its last part and a model inside it by its relative path, never by a path on the server', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'landing-docs-'));
+    const other = await makeApp({
+      RAG_INDEX_ON_START: false,
+      DOCS_DIR: folder,
+      EMBEDDING_MODEL: fromRoot('models/text/embedder'),
+      SENTIMENT_MODEL: fromRoot('models/text/sentiment'),
+    });
+    try {
+      const page = text((await other.inject({ url: '/' })).body);
+      expect(page).toContain(`Documents: ${basename(folder)};`);
+      expect(page).toContain('embedder models/text/embedder;');
+      expect(page).not.toContain(tmpdir());
+      expect(page).toContain('Models: models/text/sentiment and');
+      expect(page).not.toContain(fromRoot('models'));
+    } finally {
+      await other.close();
+      rmSync(folder, { recursive: true, force: true });
     }
   });
 });
