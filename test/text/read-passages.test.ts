@@ -74,28 +74,6 @@ describe('the candidates sent to the reader', () => {
     expect(of('Default value').titleStems).toContain('idle_period');
     expect(of('Setup').titleStems ?? []).not.toContain('idle_period');
   });
-
-  it('come from the documents the question names by their file name, when it names some but not all', async () => {
-    const sentTo = async (question: string, hits: ReturnType<typeof hit>[]) => {
-      let sent: ReadArgs | null = null;
-      const capture = new PassageReader({ chunk: () => undefined }, { rarity: () => () => 1 } as unknown as CorpusVocabulary, {
-        readInWorker: async (args) => {
-          sent = args;
-          return null;
-        },
-        spanDoubt: () => 0.5,
-      });
-      await capture.read(question, 'factoid', hits);
-      return (sent as ReadArgs | null)!.candidates.map((c) => c.text);
-    };
-    const sizes = [
-      hit('A tiny benchmarking library, 2KB minified and gzipped.', { source: 'tinybench-readme.txt' }),
-      hit('Features: only ~3.5 KB minzipped. Written in TypeScript.', { source: 'eta-readme.txt' }),
-    ];
-    expect(await sentTo('How big is eta once minified and gzipped?', sizes)).toEqual(['Features: only ~3.5 KB minzipped.', 'Written in TypeScript.']);
-    // "readme" is in every file name: it names none, and every passage is read.
-    expect(await sentTo('How big is the library in the readme, minified and gzipped?', sizes)).toHaveLength(3);
-  });
 });
 
 describe("an answer from a manual's description of an option", () => {

@@ -1,5 +1,5 @@
-// Light helpers over retrieved passages (no part-of-speech tagger): chunks cut mid-sentence, a document's title
-// words, and the documents a question names. The event loop's thread uses them; the tagger-based steps run in the worker (question-nlp.ts, reader-task.ts).
+// Light helpers over retrieved passages (no part-of-speech tagger): chunks cut mid-sentence, and a document's title
+// words. The event loop's thread uses them; the tagger-based steps run in the worker (question-nlp.ts, reader-task.ts).
 import { bm25Tokens, titleWords } from '../../search/bm25.js';
 import { memoise } from './lexical.js';
 
@@ -20,17 +20,3 @@ export function completeFragment(previous: string, fragment: string): string | n
 
 /** The stems of a document's path without its extension (titleWords), remembered per document. */
 export const titleStems: (source: string) => ReadonlySet<string> = memoise(10_000, (source) => new Set(bm25Tokens(titleWords(source))));
-
-/**
- * The passages of the documents a question names: those whose file name holds a word of the question that not every
- * passage's file name holds ("how big is eta once minified?" names eta-readme.txt, not tinybench-readme.txt; "faq" in
- * every name names none). All of them when the question names none. The reader then reads only the named documents'
- * sentences: another document's sentence that shares more of the question's words answers about another thing.
- */
-export function ofNamedDocuments<T extends { source: string }>(question: string, passages: T[]): T[] {
-  const asked = new Set(bm25Tokens(question));
-  const titles = passages.map((p) => titleStems(p.source));
-  const telling = (stem: string) => titles.some((t) => !t.has(stem));
-  const named = passages.filter((_, i) => [...titles[i]!].some((stem) => asked.has(stem) && telling(stem)));
-  return named.length ? named : passages;
-}

@@ -10,7 +10,7 @@ import type { AnswerType } from './answer-type.js';
 import type { CorpusVocabulary } from './corpus.js';
 import { excerpt } from './excerpt.js';
 import { faqAnswer, withoutAnswerMarker } from './faq.js';
-import { completeFragment, ofNamedDocuments, titleStems } from './passages.js';
+import { completeFragment, titleStems } from './passages.js';
 import type { LearnedReader, ReadResult, SentenceCandidate, analyseQuestion } from './reader.js';
 import type { ReadArgs } from './reader-task.js';
 import { reflowed } from './reflow.js';
@@ -113,7 +113,7 @@ export class PassageReader {
       const inline = await this.inlineReader();
       return { reader: inline.reader, question: inline.analyse(question, rarity) };
     };
-    const candidates = this.candidates(ofNamedDocuments(question, kept.slice(0, READER_CHUNKS)));
+    const candidates = this.candidates(kept.slice(0, READER_CHUNKS));
     const warnings: string[] = [];
     if (windowSupport && candidates.length && !(await supportedNear(candidates, windowSupport))) return null;
     const faq = fromFaq(question, type, candidates);
