@@ -318,4 +318,12 @@ describe('Markdown backslash escapes', () => {
     expect(text).toContain('The default is the number of cores * 1.5.');
     expect(text).toContain('history {string[]} Initial list; write a\\*b in code.');
   });
+
+  it('at the end of a line are line breaks (CommonMark hard breaks), not part of the words', () => {
+    const text = readableText(
+      ['# API', '', 'See [the docs](https://example.org).', '', 'Type: `number`\\', 'Minimum: `1`\\', 'Default: `Infinity`', '', 'Concurrency limit.'].join('\n'),
+    );
+    expect(text).toContain('Type: number\nMinimum: 1\nDefault: Infinity');
+    expect(text).not.toContain('\\');
+  });
 });

@@ -54,6 +54,8 @@ function inline(text: string): string {
       // A MyST role (Sphinx's Markdown: "{ref}`pip freeze`", "{ref}`--no-deps <install_--no-deps>`"): its text, not
       // its name or its target.
       .replace(/(?<![$\w`])\{[a-z][\w:.-]*\}`([^`<]*?)\s*(?:<[^`>]*>)?`/g, '$1')
+      // A backslash that ends a line is a line break (CommonMark's hard break: "Type: `number`\\" over "Minimum: `1`").
+      .replace(/\\(?=\n)/g, '')
       // A backslash escape ("availableParallelism \\* 1.5", "{string\\[]}") is its character; inside code it stays.
       .replace(/(`+)[^`]*\1|\\([\\`*_{}[\]()#+\-.!|<>~])/g, (m: string, ticks?: string, ch?: string) => (ticks ? m : ch!))
       .replace(/`+([^`]*)`+/g, '$1')
