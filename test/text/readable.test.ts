@@ -321,7 +321,9 @@ describe('Markdown backslash escapes', () => {
 
   it('at the end of a line are line breaks (CommonMark hard breaks), not part of the words', () => {
     const text = readableText(
-      ['# API', '', 'See [the docs](https://example.org).', '', 'Type: `number`\\', 'Minimum: `1`\\', 'Default: `Infinity`', '', 'Concurrency limit.'].join('\n'),
+      ['# API', '', 'See [the docs](https://example.org).', '', 'Type: `number`\\', 'Minimum: `1`\\', 'Default: `Infinity`', '', 'Concurrency limit.'].join(
+        '\n',
+      ),
     );
     expect(text).toContain('Type: number\nMinimum: 1\nDefault: Infinity');
     expect(text).not.toContain('\\');
