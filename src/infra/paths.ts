@@ -30,9 +30,6 @@ export function shownPath(p: string): string {
   return inside && !inside.startsWith('..') && !isAbsolute(inside) ? inside : basename(absolute);
 }
 
-/** A model as a page names it: a Hub id as it is, a local directory by shownPath. */
-export const shownModel = (idOrPath: string): string => (existsSync(fromRoot(idOrPath)) ? shownPath(idOrPath) : idOrPath);
-
 const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as {
   name: string;
   version: string;

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { env } from '@huggingface/transformers';
 import type { Config } from '../infra/config.js';
-import { fromRoot } from '../infra/paths.js';
+import { fromRoot, shownPath } from '../infra/paths.js';
 
 export interface HubSettings {
   /** The Hub's base URL (HF_ENDPOINT), e.g. https://huggingface.co or a mirror. */
@@ -31,6 +31,9 @@ export function resolveModel(idOrPath: string): { id: string; local: boolean } {
   const path = fromRoot(idOrPath);
   return existsSync(path) ? { id: path, local: true } : { id: idOrPath, local: false };
 }
+
+/** A model as a page names it: a Hub id as it is, a local directory as shownPath shows it. */
+export const shownModel = (idOrPath: string): string => (resolveModel(idOrPath).local ? shownPath(idOrPath) : idOrPath);
 
 /** The per-call options transformers.js takes; the rest (host, default cache) is global and set by withHub. */
 export function pretrainedOptions(local: boolean, hub: HubSettings) {

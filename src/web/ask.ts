@@ -3,8 +3,9 @@ import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { fromRoot, shownModel, shownPath } from '../infra/paths.js';
+import { fromRoot, shownPath } from '../infra/paths.js';
 import { TextHttpError } from '../text/errors.js';
+import { shownModel } from '../text/hub.js';
 import { ASK_WARNINGS } from '../text/rag/ask-schema.js';
 import { figuresInWords, questionAnsweringFigures } from '../text/figures.js';
 
@@ -63,8 +64,10 @@ async function askPages(app: FastifyInstance) {
       return null;
     }
   };
+  // The configuration does not change while the service runs: the folder and the model are named once.
+  const documents = `Documents: ${shownPath(app.config.DOCS_DIR)}; embedder ${shownModel(app.config.EMBEDDING_MODEL)}`;
   app.pages.addLink({ href: '/ask', label: 'Ask' }, 'ask questions about the document collection and see the cited passages', () => [
-    `Documents: ${shownPath(app.config.DOCS_DIR)}; embedder ${shownModel(app.config.EMBEDDING_MODEL)}; language model ${app.llm.available ? app.llm.model : 'not configured (extractive answers)'}.`,
+    `${documents}; language model ${app.llm.available ? app.llm.model : 'not configured (extractive answers)'}.`,
     ...questionAnsweringFigures(app.config).map((figure) => `${figuresInWords([figure])}.`),
   ]);
 

@@ -1,8 +1,8 @@
 // The sentiment page: a text box, and the result with bars for the scores and the emotions.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { shownModel } from '../infra/paths.js';
 import { TextHttpError } from '../text/errors.js';
+import { shownModel } from '../text/hub.js';
 import { figuresInWords, sentimentEveryday, sentimentFigures, sentimentReading, sentimentWeakSpots } from '../text/figures.js';
 
 async function sentimentPages(app: FastifyInstance) {
@@ -10,6 +10,7 @@ async function sentimentPages(app: FastifyInstance) {
   const weakSpots = sentimentWeakSpots(app.config);
   const measured = sentimentReading(app.config);
   const reading = measured && { ...measured, everyday: sentimentEveryday(app.config) };
+  const models = `${shownModel(app.config.SENTIMENT_MODEL)} and ${shownModel(app.config.EMOTION_MODEL)}`;
   app.pages.addLink(
     { href: '/sentiment', label: 'Sentiment' },
     'sentiment (financial news and everyday text) and seven emotions of any text, with an interpretation',
@@ -17,10 +18,7 @@ async function sentimentPages(app: FastifyInstance) {
       const state = { idle: 'they load on first use', loading: 'loading now', ready: 'loaded', failed: 'they failed to load: see /health' }[
         app.sentiment.loader.state
       ];
-      return [
-        `Models: ${shownModel(app.config.SENTIMENT_MODEL)} and ${shownModel(app.config.EMOTION_MODEL)} (${state}).`,
-        ...sentimentFigures(app.config).map((group) => `${figuresInWords(group)}.`),
-      ];
+      return [`Models: ${models} (${state}).`, ...sentimentFigures(app.config).map((group) => `${figuresInWords(group)}.`)];
     },
   );
 

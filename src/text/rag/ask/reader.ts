@@ -202,8 +202,10 @@ export class LearnedReader {
     spans: ScoredSpan[],
   ): { span: ScoredSpan; read: number[] } | null {
     // The spans of a sentence read for spans already are scored; another's are scored here.
-    const spansOf = (at: number) =>
-      spans.some((x) => x.i === at) ? spans.filter((x) => x.i === at) : this.scoredSpans(q, candidates, s, at, s.order.indexOf(at));
+    const spansOf = (at: number) => {
+      const own = spans.filter((x) => x.i === at);
+      return own.length ? own : this.scoredSpans(q, candidates, s, at, s.order.indexOf(at));
+    };
     const found = (read: number[], at: number, stated: StatedDefault) => {
       const span = defaultSpan(stated, spansOf(at));
       return span ? { span, read } : null;
