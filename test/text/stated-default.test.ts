@@ -44,6 +44,12 @@ describe('questions about a default', () => {
     expect(at('Default: 30.')).toBe('after 30');
     expect(at('The default value is 5432.')).toBe('after 5432');
     expect(at('Default of idle timeout: 0.')).toBe('after 0');
+    // The setting named between the marker and its verb.
+    expect(at('The default port is 8080.')).toBe('after 8080');
+    expect(at('Default buckets of GC duration histogram are [0.001, 0.01, 0.1].')).toBe('after 0.001');
+    // A verb past a clause break, or too far on, is another clause's.
+    expect(at('The default, as the manual says, is odd.')).toBeNull();
+    expect(at('The default way to run the tests on a new machine is make check.')).toBeNull();
     expect(at("The tests run as 'nobody' by default.")).toBe('before by');
     expect(at('By default, the loader looks for a file called .env.')).toBe('anywhere');
     expect(at('The number of seconds to wait between saves.')).toBeNull();

@@ -64,6 +64,19 @@ export function statedDefault(terms: Term[]): StatedDefault | null {
     if (ROLES.has(terms[at]?.text.toLowerCase() ?? '')) at++;
     if (/[:=]/.test(terms[at - 1]!.post) && at > k + 1) return { after: at };
     if (LINKS.has(terms[at]?.text.toLowerCase() ?? '')) return { after: at + 1 };
+    // "The default port is 8080", "Default buckets of the GC histogram are [...]": the setting named between the
+    // marker and its verb, within one clause.
+    const named = namedDefault(terms, k);
+    if (named !== null) return { after: named };
+  }
+  return null;
+}
+
+/** "is", "are" or "was" within NAME_WORDS + 1 words after the marker at `k`, no clause break between: the value's first word. */
+function namedDefault(terms: Term[], k: number): number | null {
+  for (let at = k + 1; at <= k + NAME_WORDS + 1 && at < terms.length - 1; at++) {
+    if (/^(?:is|are|was)$/i.test(terms[at]!.text)) return at > k + 1 ? at + 1 : null;
+    if (/[,;:.!?()]/.test(terms[at]!.post)) return null;
   }
   return null;
 }
