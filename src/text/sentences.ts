@@ -44,6 +44,9 @@ const BOUNDARY =
  */
 const TERM_LINE = /(?:^|\n[ \t]*\n)([ \t]*)(?!\d{1,2}[.)][ \t])((?:[\p{L}\p{N}]|--?\p{L})(?:[^\n]{0,28}[^\s.!?,;:])?)[ \t]*\n(?=\1[ \t]+\S)/gu;
 
+/** A remark in round brackets that ends its line (at most 100 characters, no brackets inside). */
+const LINE_END_REMARK = /^\([^()\n]{1,100}\)(?=[ \t]*(?:\n|$))/;
+
 interface Boundary {
   /** Where the sentence before it ends. */
   end: number;
@@ -64,7 +67,11 @@ function boundaries(text: string): Boundary[] {
       // next paragraph).
       const blankLine = /\n[ \t]*\n/.test(m[2]!);
       const period = !blankLine && m[1].startsWith('.') && m[1].replace(/["'”’)\]]+$/u, '') === '.';
-      out.push({ end: at + m[1].length, next, ...(period ? { period: { at, after: text[next] } } : {}) });
+      // A remark in brackets after the end that closes its line belongs to the sentence ("... within the timeout.
+      // (Default: 60000)"), not to the next line's.
+      const remark = m[2]!.includes('\n') ? null : LINE_END_REMARK.exec(text.slice(next, next + 120));
+      if (remark) out.push({ end: next + remark[0].length, next: next + remark[0].length });
+      else out.push({ end: at + m[1].length, next, ...(period ? { period: { at, after: text[next] } } : {}) });
     } else if (m[3] !== undefined) out.push({ end: at + m[3].length, next });
     else out.push({ end: at, next });
   }

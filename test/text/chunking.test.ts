@@ -75,6 +75,13 @@ describe('chunking', () => {
       'Permission is granted, etc.',
       'Next.',
     ]);
+    // A remark in brackets after a sentence's end that closes its line is the sentence's ("(Default: 60000)"), and the
+    // next line starts the next sentence; one that goes on within the line starts the next sentence, as before.
+    expect(splitSentences(' * @property timeout Destroys the socket after the timeout. (Default: `60000`)\n * @property ca A CA certificate.')).toEqual([
+      '* @property timeout Destroys the socket after the timeout. (Default: `60000`)',
+      '* @property ca A CA certificate.',
+    ]);
+    expect(splitSentences('It is fast. (see below) It is small.')).toEqual(['It is fast.', '(see below) It is small.']);
     // "v." for version and for versus ends no sentence.
     expect(splitSentences('It is subject to the Mozilla Public License, v. 2.0. Roe v. Wade was decided in 1973.')).toEqual([
       'It is subject to the Mozilla Public License, v. 2.0.',
