@@ -79,6 +79,12 @@ describe('questions about a default', () => {
     // A default further on than DEFAULT_AHEAD sentences is another setting's.
     const far = [describes, 'If set to 0, it only saves on exit.', 'It needs persistence.', 'Saving blocks clients.', 'Defaults to 1800 seconds.'];
     expect(reader.read(q, [...oneChunk(far), ...others])!.answer).not.toMatch(/^1800/);
+    // A default stated under another heading is another setting's.
+    const sections = ['autosave_interval', 'autosave_interval', 'persistence_interval'];
+    const underHeadings = oneChunk(chunk).map((c, i) => ({ ...c, section: sections[i] }));
+    expect(reader.read(q, [...underHeadings, ...others])!.answer).not.toMatch(/^1800/);
+    const sameSection = oneChunk(chunk).map((c) => ({ ...c, section: 'autosave_interval' }));
+    expect(reader.read(q, [...sameSection, ...others])!.answer).toMatch(/^1800 seconds/);
   });
 });
 

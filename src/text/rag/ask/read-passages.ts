@@ -181,6 +181,7 @@ export class PassageReader {
         chunkBm25,
         position,
         titleStems: contextStems(title, headings[position]!),
+        section: headings[position]!,
         hit,
       }));
     });
@@ -227,11 +228,12 @@ export class PassageReader {
       const args: ReadArgs = {
         question,
         rarity: Object.fromEntries([...new Set(bm25Tokens(question))].map((s) => [s, rarity(s)])),
-        candidates: candidates.map(({ text, chunkRank, chunkBm25, position, titleStems }) => ({
+        candidates: candidates.map(({ text, chunkRank, chunkBm25, position, titleStems, section }) => ({
           text,
           chunkRank,
           chunkBm25,
           position,
+          section,
           ...(titleStems ? { titleStems: [...titleStems] } : {}),
         })),
       };

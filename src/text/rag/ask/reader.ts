@@ -210,7 +210,13 @@ export class LearnedReader {
       const span = defaultSpan(stated, spansOf(at));
       return span ? { span, read } : null;
     };
-    const ahead = [best.i, ...nearby(candidates, best.i, 1, DEFAULT_AHEAD)];
+    // A default stated under another heading is another setting's ("resolve([options]): files defaults to ...").
+    const section = candidates[best.i]!.section;
+    const inSection = (run: number[]) => {
+      const other = run.findIndex((at) => section && candidates[at]!.section && candidates[at]!.section !== section);
+      return other < 0 ? run : run.slice(0, other);
+    };
+    const ahead = [best.i, ...inSection(nearby(candidates, best.i, 1, DEFAULT_AHEAD))];
     for (const [k, at] of ahead.entries()) {
       const stated = statedDefault(termsOf(candidates[at]!.text));
       if (!stated) continue;
@@ -218,7 +224,7 @@ export class LearnedReader {
       if (at === best.i && stated.after === undefined && stated.before === undefined) return null;
       return found(ahead.slice(0, k + 1), at, stated);
     }
-    const behind = nearby(candidates, best.i, -1, DEFAULT_BEHIND);
+    const behind = inSection(nearby(candidates, best.i, -1, DEFAULT_BEHIND));
     for (const [k, at] of behind.entries()) {
       const stated = statedDefault(termsOf(candidates[at]!.text));
       if (stated?.after !== undefined) return found([...behind.slice(0, k + 1).reverse(), best.i], at, stated);

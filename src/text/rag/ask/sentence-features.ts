@@ -21,6 +21,8 @@ export interface SentenceCandidate {
    * about X" then looks for X in Johnson's speech, not for the one sentence that happens to mention "Mrs. Johnson".
    */
   titleStems?: ReadonlySet<string>;
+  /** The heading of the section it stands in (sections.ts); null or absent when none is known. */
+  section?: string | null;
 }
 
 export const SENTENCE_FEATURES = [
