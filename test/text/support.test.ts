@@ -141,12 +141,13 @@ describe("support check: the kept passages must contain the question's key conte
   });
 
   describe('names and numbers as questions write them', () => {
-    const big = lexiconOf([
+    const words = [
       ...'the of and to in a is what did who when how which many first school normal teachers teach teaching reject navy built ships doctor fourth war port use protocol engine quieter quitter'.split(
         ' ',
       ),
       ...Array.from({ length: 12_000 }, (_, i) => `filler${i}`),
-    ]);
+    ];
+    const big = lexiconOf(words);
     const ask = (q: string, passages: { text: string; source: string }[]) => checkSupport(q, questionNlp(q), passages, big);
     const found = async (q: string, text: string, term: string) =>
       (await ask(q, [passage(text)])).terms.find((t) => t.text === term)?.found ?? `no term ${term}`;
@@ -196,6 +197,18 @@ describe("support check: the kept passages must contain the question's key conte
       expect(await found('configure flag to turn off the assembler modules in gcrypt?', 'Xgcrypt can be built without its assembler modules.', 'gcrypt')).toBe(
         false,
       );
+    });
+
+    it('finds a clipped word typed in lower case ("env", "auth") in the vocabulary word it begins', async () => {
+      const english = lexiconOf([...words, 'environment', 'authentication', 'author', 'variable', 'domains', 'turn', 'broker']);
+      const foundIn = async (q: string, text: string, term: string) =>
+        (await checkSupport(q, questionNlp(q), [passage(text)], english)).terms.find((t) => t.text === term)?.found;
+      const q = 'env variable to exclude some domains from the proxy?';
+      expect(await foundIn(q, 'The NO_PROXY environment variable lists the domains that are excluded from proxying.', 'env')).toBe(true);
+      expect(await foundIn('how do I turn on auth for the broker?', 'Authentication is turned on with the password file.', 'auth')).toBe(true);
+      // Not in a word the vocabulary lacks ("envsubst"), nor with fewer than three letters added ("author").
+      expect(await foundIn(q, 'The NO_PROXY envsubst variable lists the domains.', 'env')).toBe(false);
+      expect(await foundIn('how do I turn on auth for the broker?', 'The author turned it on.', 'auth')).toBe(false);
     });
 
     it('finds a long word of the question that the passage misspells (a word the vocabulary lacks), but not another real word', async () => {

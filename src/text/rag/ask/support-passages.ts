@@ -161,6 +161,7 @@ export function foundIn(
   // An expansion's word is found when the passage uses the abbreviation ("United Kingdom" for "UK").
   if (Object.entries(expanded).some(([full, abbr]) => full.toLowerCase().split(/\s+/).includes(lower) && p.words.has(abbr.toLowerCase().replace(/\.$/, ''))))
     return true;
+  if (t.text === lower && lexicon && !lexicon.has(lower) && clippedIn(lower, p, lexicon)) return true;
   if (lower.length < 5) return false;
   // Another form of the word ("martyrdom" and "martyred", "Canada" and "Canadian", "signer" and "signed").
   if ((p.byPrefix.get(lower.slice(0, 5)) ?? []).some((w) => sameWordStem(lower, w))) return true;
@@ -175,5 +176,16 @@ export function foundIn(
   const typedLower = name && t.text === lower;
   const prefixed = (w: string) => typedLower && w.length - lower.length >= 2 && w.length - lower.length <= 3 && w.endsWith(lower);
   for (const w of p.words) if (prefixed(w) || slip(w)) return true;
+  return false;
+}
+
+/**
+ * A word typed in lower case that no general English vocabulary knows is found as the clipped form of a vocabulary word
+ * the passage holds ("env" of "environment", "auth" of "authentication", "config" of "configuration"): three letters or
+ * more, and at least three fewer than the word.
+ */
+function clippedIn(lower: string, p: PassageWords, lexicon: Lexicon): boolean {
+  if (lower.length < 3) return false;
+  for (const w of p.words) if (w.length - lower.length >= 3 && w.startsWith(lower) && lexicon.has(w)) return true;
   return false;
 }
