@@ -1,6 +1,7 @@
 // The text domain's one sentence splitter (chunking for the classifiers, sentence vectors, answer sentences,
 // grounding). A sentence ends at . ! ? or … (with any closing quotes or brackets) before whitespace, unless the
-// period belongs to a known abbreviation or an initial ("Mr.", "U.S.", "e.g.", "e. g.", "J."); at 。！？ always; at a
+// period belongs to a known abbreviation or an initial ("Mr.", "U.S.", "e.g.", "e. g.", "J."), or after a remark in round
+// brackets that follows the end and closes its line ("... the timeout. (Default: 60000)"); at 。！？ always; at a
 // blank line; before a line that starts a list item ("- 5672: AMQP", "* item", "2) step"), so that a plain-text list
 // is one sentence an item, not one run-on sentence with the line that announces it; and before a line of a plain-text
 // definition list, a short term, a space and a colon ("  100     : init script ID unknown"), for the same reason; and
