@@ -302,6 +302,27 @@ describe("support check: the kept passages must contain the question's key conte
       const k = await checkSupport('What is Kubernetes?', questionNlp('What is Kubernetes?'), [passage('The war covered seven years.')], tv);
       expect(k.missing).toContain('Kubernetes');
     });
+
+    it('takes a word with a letter doubled or undoubled for the frequent word it misspells', async () => {
+      const words = lexiconOf(['which', 'does', 'the', 'guide', 'recommend', 'generator', 'using']);
+      const q = 'Which generator does the guide reccomend using?';
+      const v = await checkSupport(q, questionNlp(q), [passage('The guide recommends the xorshift generator.')], words);
+      expect(v.terms.find((t) => t.text === 'reccomend')).toMatchObject({ kind: 'word' });
+      expect(v.missing).not.toContain('reccomend');
+      // Letters that differ otherwise keep an unknown word a name.
+      const other = 'Which generator does the guide recomment using?';
+      const w = await checkSupport(other, questionNlp(other), [passage('The guide recommends the xorshift generator.')], words);
+      expect(w.terms.find((t) => t.text === 'recomment')?.kind).toBe('word');
+      const far = 'Which generator does the guide reccomand using?';
+      const x = await checkSupport(far, questionNlp(far), [passage('The guide recommends the xorshift generator.')], words);
+      expect(x.terms.find((t) => t.text === 'reccomand')?.kind).toBe('name');
+    });
+
+    it('does not ask the passage for a negation: "if I don\'t pass one" says how, not what about', async () => {
+      const q = "What width does the wrapper use if I don't set one?";
+      const v = await check(q, [passage('The wrapper uses a width of 50 by default.')]);
+      expect(v.terms.map((t) => t.text)).not.toContain("don't");
+    });
   });
 
   describe('what the question asks about', () => {

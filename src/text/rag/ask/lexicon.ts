@@ -10,6 +10,8 @@ export interface Lexicon {
   has(word: string): boolean;
   /** Frequency rank (0 = most frequent), undefined for an unknown word. */
   rank(word: string): number | undefined;
+  /** The `n` most frequent words, most frequent first. */
+  frequent(n: number): string[];
   readonly size: number;
 }
 
@@ -17,7 +19,8 @@ export interface Lexicon {
 export function lexiconOf(words: Iterable<string>): Lexicon {
   const ranks = new Map<string, number>();
   for (const w of words) if (!ranks.has(w)) ranks.set(w, ranks.size);
-  return { has: (w) => ranks.has(w), rank: (w) => ranks.get(w), size: ranks.size };
+  const ordered = [...ranks.keys()];
+  return { has: (w) => ranks.has(w), rank: (w) => ranks.get(w), frequent: (n) => ordered.slice(0, n), size: ranks.size };
 }
 
 let shipped: Lexicon | null = null;

@@ -158,6 +158,7 @@ export function foundIn(
   // An acronym the passage spells out ("SP" for the Scottish Parliament).
   if (t.kind === 'name' && isAcronym(t.text) && t.text.length <= 5 && p.initials.has(lower)) return true;
   if (p.words.has(lower) || bm25Tokens(t.text).every((s) => p.stems.has(s))) return true;
+  if (t.means && bm25Tokens(t.means).every((s) => p.stems.has(s))) return true;
   // An expansion's word is found when the passage uses the abbreviation ("United Kingdom" for "UK").
   if (Object.entries(expanded).some(([full, abbr]) => full.toLowerCase().split(/\s+/).includes(lower) && p.words.has(abbr.toLowerCase().replace(/\.$/, ''))))
     return true;

@@ -14,7 +14,9 @@ const FRAME = new Set(
       // "the best way to lose weight": the way is how the question asks, weight what it asks about.
       'way ways ' +
       // "how many", "how much": the question word, not a thing asked about; "what does the acronym X stand for".
-      'many much acronym abbreviation',
+      'many much acronym abbreviation ' +
+      // A negation ("if I don't pass one") says how, not what about: the passage that answers need not say it.
+      'not',
   ),
 );
 
@@ -137,7 +139,7 @@ export function questionTerms(question: string, tagged: Pick<QuestionNlp, 'entit
     // word with one letter wrong ("framd", "sould"): then it weighs as that word.
     else if (!lexicon.has(lower) && /^\p{L}+$/u.test(lower) && lower.length >= 4) {
       const meant = misspeltWord(lower, lexicon);
-      terms.push(meant ? { text: token, kind: 'word', weight: rarity(meant, lexicon) } : { text: token, kind: 'name', weight: 1 });
+      terms.push(meant ? { text: token, kind: 'word', weight: rarity(meant, lexicon), means: meant } : { text: token, kind: 'name', weight: 1 });
     } else if (!stems.every((s) => FRAME.has(s)))
       terms.push({
         text: token,
@@ -154,12 +156,32 @@ export function questionTerms(question: string, tagged: Pick<QuestionNlp, 'entit
 /** Most frequent words that a word unknown to the lexicon may be a misspelling of (one edit away). */
 const MISSPELT_RANK = 20_000;
 
-/** The frequent general word one edit away from an unknown lower-case word ("framd" -> frame), if there is one. */
+/**
+ * The frequent general word that an unknown lower-case word misspells, if there is one: one edit away ("framd" ->
+ * frame), or the same letters with a letter doubled or undoubled ("reccomend" -> recommend, "occured" -> occurred),
+ * the commonest slip of English spelling, which may take two edits.
+ */
 function misspeltWord(word: string, lexicon: Lexicon): string | undefined {
   let best: { word: string; rank: number } | undefined;
   for (const candidate of oneEditAway(word)) {
     const rank = lexicon.rank(candidate);
     if (rank !== undefined && rank < MISSPELT_RANK && (!best || rank < best.rank)) best = { word: candidate, rank };
   }
-  return best?.word;
+  return best?.word ?? (word.length >= 6 ? doublingsOf(lexicon).get(undoubled(word)) : undefined);
+}
+
+/** A word with every run of a repeated letter written once ("recommend" -> "recomend"). */
+const undoubled = (word: string) => word.replace(/(\p{L})\1+/gu, '$1');
+
+const doublings = new WeakMap<Lexicon, Map<string, string>>();
+
+/** The frequent words by their undoubled form, the most frequent first to claim each (built once per lexicon). */
+function doublingsOf(lexicon: Lexicon): Map<string, string> {
+  let map = doublings.get(lexicon);
+  if (!map) {
+    map = new Map();
+    for (const w of lexicon.frequent(MISSPELT_RANK)) if (!map.has(undoubled(w))) map.set(undoubled(w), w);
+    doublings.set(lexicon, map);
+  }
+  return map;
 }

@@ -57,6 +57,8 @@ export interface SupportTerm {
   group?: number;
   /** An ordinal before "century" ("16th century"): a year of that century counts as found. */
   century?: boolean;
+  /** The frequent word a misspelt word of the question stands for ("reccomend": recommend): found as that word too. */
+  means?: string;
   /** Found as such (same stem, or the same name or number). */
   found: boolean;
   /**
