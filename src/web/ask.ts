@@ -21,6 +21,15 @@ export function highlight(text: string, passage: string | null): { before: strin
   return { before: text.slice(0, found.index), mark: found[0], after: text.slice(found.index + found[0].length) };
 }
 
+/**
+ * Whether a passage opens in the middle of a sentence: a part after a document's first (parts are cut by size) that
+ * starts with a word in lower case, a closing bracket or punctuation ("pattern): Stability: 1", "string. Received").
+ * The page shows such a passage after an ellipsis.
+ */
+export function opensMidSentence(text: string, chunkIndex: number): boolean {
+  return chunkIndex > 0 && /^[\p{Ll}\p{Pe},.;:!?]/u.test(text);
+}
+
 /** What the collection holds, in words: how many documents, their names, and the years their file names start with. */
 export function collectionSummary(sources: { source: string; chunks: number }[]) {
   const years = sources.map((s) => /^(\d{4})(?!\d)/.exec(basename(s.source))?.[1]).filter((y): y is string => y !== undefined);
@@ -76,7 +85,12 @@ async function askPages(app: FastifyInstance) {
     try {
       const asker = await app.rag.ask();
       const result = await asker.ask(question, 5);
-      const passages = result.context.map((c) => ({ ...c, by: app.rag.describe(c.source), parts: highlight(c.text, result.answer_passage) }));
+      const passages = result.context.map((c) => ({
+        ...c,
+        by: app.rag.describe(c.source),
+        parts: highlight(c.text, result.answer_passage),
+        cut: opensMidSentence(c.text, c.chunk_index),
+      }));
       // The hint under the answer says where it comes from (no language model, the list of indexed documents); the
       // API's warning would repeat it.
       const fromIndex = (result.guardrails.catalogue as { fact?: string } | undefined)?.fact === 'collection';
