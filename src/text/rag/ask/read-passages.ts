@@ -14,6 +14,7 @@ import { completeFragment, titleStems } from './passages.js';
 import type { LearnedReader, ReadResult, SentenceCandidate, analyseQuestion } from './reader.js';
 import type { ReadArgs } from './reader-task.js';
 import { reflowed } from './reflow.js';
+import { asksForSeveral, wholeList } from './span-list.js';
 import { contextStems, headingBefore, sectionHeadings, sectionTerms } from './sections.js';
 
 /** What an answer is: a span (factoid), sentences (open), or the sentence of a doubtful span (sentence). */
@@ -136,8 +137,11 @@ export class PassageReader {
     const passage = passageOf(candidates, read.candidate, read.sentence);
     // A span the reader doubts (its expected token F1 below spanDoubt) is not shown alone: its sentence is the answer.
     const doubtful = read.answerType === 'factoid' && read.spanScore !== null && read.spanScore < this.options.spanDoubt();
-    if (read.answerType === 'factoid' && !doubtful)
-      return { answer: wholeNumber(read.answer, read.sentence), passage, answerType: 'factoid', support: read.support, warnings };
+    if (read.answerType === 'factoid' && !doubtful) {
+      const span = wholeNumber(read.answer, read.sentence);
+      const answer = asksForSeveral(question) ? wholeList(span, read.sentence, question) : span;
+      return { answer, passage, answerType: 'factoid', support: read.support, warnings };
+    }
     const shown = withoutAnswerMarker(doubtful ? read.sentence : read.answer);
     const answer = underTerm(shown, candidates[read.candidate]!.term);
     // The learned decision judges the reader's own answer; the user sees the term a description's sentence is under.
