@@ -132,11 +132,15 @@ export function render(terms: Term[], s: Span): string {
   return out.replace(/^[\s"'([]+|[\s"',.;:)\]]+$/g, '').replace(/\s+/g, ' ');
 }
 
+/** The terms of the (up to three) words after the question's "what"/"which", or none. */
+export function whPhrase(question: string): Term[] {
+  const m = /\b(?:what|which)\s+((?:[\w'-]+\s+){0,2}[\w'-]+)/i.exec(question);
+  return m ? termsOf(m[1]!) : [];
+}
+
 /** The stem of the first noun after "what"/"which" in the question, if any. */
 export function headNoun(question: string): string | null {
-  const m = /\b(?:what|which)\s+((?:[\w'-]+\s+){0,2}[\w'-]+)/i.exec(question);
-  if (!m) return null;
-  for (const t of termsOf(m[1]!)) {
+  for (const t of whPhrase(question)) {
     if (t.tags.has('Verb') || t.tags.has('Copula')) return null;
     if (t.tags.has('Noun') && t.stem) return t.stem;
   }

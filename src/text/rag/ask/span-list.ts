@@ -3,15 +3,13 @@
 // 3.1.1, and 3.1 of the protocol". When the question's noun is a plural and the span is an item of a list in its
 // sentence (items as long as the span, separated by commas, with "and" or "or" before the last; two items with no comma), the answer is
 // the whole list.
-import { type Term, termsOf } from './extractive.js';
+import { type Term, whPhrase } from './extractive.js';
 
 /** Whether the noun after "what"/"which" is a plural ("which versions", "what C types"). */
 export function asksForSeveral(question: string): boolean {
-  const m = /\b(?:what|which)\s+((?:[\w'-]+\s+){0,2}[\w'-]+)/i.exec(question);
-  if (!m) return false;
   // The phrase's head is its last noun before anything else ("what C types", "which similarity measures").
   let head: Term | null = null;
-  for (const t of termsOf(m[1]!)) {
+  for (const t of whPhrase(question)) {
     if (!t.tags.has('Noun')) {
       if (head || t.tags.has('Verb') || t.tags.has('Copula')) break;
       continue;
@@ -54,27 +52,30 @@ const QUOTES = `'"\`\u2018\u2019\u201c\u201d`;
 /** Longest list shown, in words. */
 const MAX_WORDS = 14;
 
-/** The first words of `text` that make an item: at most `width`, up to a comma, bracket or an item's end word. */
-function itemAfter(text: string, width: number): string {
-  const run = /^[^,;:()[\]]*/.exec(text)![0];
-  const words: string[] = [];
-  for (const w of run.split(/\s+/).filter(Boolean)) {
-    if (words.length >= width || ENDS_ITEM.has(w.toLowerCase().replace(/[^\w]/g, ''))) break;
-    words.push(w);
+/** Lower case, anything but letters and digits as one space. */
+const plain = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ');
+
+/** The words that make an item, read from the list's separator outwards: at most `width`, up to an item's end word. */
+function itemWords(outwards: string[], width: number): string[] {
+  const out: string[] = [];
+  for (const w of outwards) {
+    if (out.length >= width || ENDS_ITEM.has(w.toLowerCase().replace(/[^\w]/g, ''))) break;
+    out.push(w);
   }
-  return words.join(' ').replace(/[.!?]+$/, '');
+  return out;
 }
 
-/** The last words of `text` that make an item (as itemAfter, read backwards). */
-function itemBefore(text: string, width: number): string {
-  const run = /[^,;:()[\]]*$/.exec(text)![0];
-  const words: string[] = [];
-  for (const w of run.split(/\s+/).filter(Boolean).reverse()) {
-    if (words.length >= width || ENDS_ITEM.has(w.toLowerCase().replace(/[^\w]/g, ''))) break;
-    words.unshift(w);
-  }
-  return words.join(' ');
-}
+/** The first words of `text` that make an item, up to a comma or bracket. */
+const itemAfter = (text: string, width: number) =>
+  itemWords(/^[^,;:()[\]]*/.exec(text)![0].split(/\s+/).filter(Boolean), width)
+    .join(' ')
+    .replace(/[.!?]+$/, '');
+
+/** The last words of `text` that make an item, back to a comma or bracket. */
+const itemBefore = (text: string, width: number) =>
+  itemWords(/[^,;:()[\]]*$/.exec(text)![0].split(/\s+/).filter(Boolean).reverse(), width)
+    .reverse()
+    .join(' ');
 
 /** The list of `sentence` that `answer` is an item of, or `answer` itself when it is none. */
 export function wholeList(answer: string, sentence: string, question = ''): string {
@@ -92,11 +93,13 @@ export function wholeList(answer: string, sentence: string, question = ''): stri
     if (!sep) break;
     const item = itemAfter(sentence.slice(end + sep[0].length), width);
     if (!item) break;
-    conjunction ||= /\b(?:and|or)\b/i.test(sep[0]);
+    const joined = /\b(?:and|or)\b/i.test(sep[0]);
+    conjunction ||= joined;
     commas ||= sep[0].includes(',');
     end += sep[0].length + item.length;
     items++;
-    if (/\b(?:and|or)\b/i.test(sep[0])) break;
+    // The item after "and"/"or" is the list's last.
+    if (joined) break;
   }
   for (;;) {
     const sep = SEP_BEFORE.exec(sentence.slice(0, start));
@@ -110,16 +113,11 @@ export function wholeList(answer: string, sentence: string, question = ''): stri
   }
   const list = sentence.slice(start, end);
   // "Along with trusts, what other non-profits ...?": an item the question names is not asked for.
-  const asked = ` ${question.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ')} `;
+  const asked = ` ${plain(question)} `;
   const others = list.slice(0, at - start) + ' ' + list.slice(at - start + answer.length);
   const named = others
     .split(/,|\b(?:and|or)\b/i)
-    .map((i) =>
-      i
-        .toLowerCase()
-        .replace(/[^\p{L}\p{N}]+/gu, ' ')
-        .trim(),
-    )
+    .map((i) => plain(i).trim())
     .some((i) => i && asked.includes(` ${i} `));
   if (named) return answer;
   // Two items with a comma between them ("Rice University, and Administrator Webb") are two clauses, not a list.
