@@ -145,6 +145,19 @@ describe('words of a sentence', () => {
     const to = terms.findIndex((t, i) => i >= from && t.text.endsWith(last)) + 1;
     expect(render(terms, { from, to })).toBe(span);
   });
+
+  it.each([
+    ['See apt-secure(8) for details.', 'apt', 'secure(8', 'apt-secure(8)'],
+    ['The default is maxSize (1MB), as documented.', 'maxSize', '1MB', 'maxSize (1MB)'],
+    ['It returns [a, b] arrays.', 'a', 'b', 'a, b'],
+    ['Call logger.flush() before exit.', 'logger.flush', 'logger.flush', 'logger.flush()'],
+    ['The flag (-v) prints more.', 'v', 'v', '-v'],
+  ])('closes a bracket the span opens, and keeps a call\'s "()": %s', (sentence, first, last, span) => {
+    const terms = termsOf(sentence);
+    const from = terms.findIndex((t) => t.text === first);
+    const to = terms.findIndex((t, i) => i >= from && t.text === last) + 1;
+    expect(render(terms, { from, to })).toBe(span);
+  });
 });
 
 describe('where: a place, or a path or an address', () => {

@@ -123,13 +123,32 @@ export function spansOf(terms: Term[], question: Set<string>): Span[] {
 /**
  * The span's words as the text has them. The first word keeps the symbols the tokenizer split off its front when they
  * belong to it (the "/" of a path, the "-" or "--" of an option, the "~/." of a dotfile), not quotes, brackets,
- * emphasis or dashes; an option's "<" keeps its ">".
+ * emphasis or dashes; a bracket the span opens keeps its closing bracket ("<file>", "apt-secure(8)"), and a call its "()".
  */
 export function render(terms: Term[], s: Span): string {
   let out = (terms[s.from]?.pre ?? '').replace(/^.*[\s"'([{*`_\u2013\u2014\u2018\u201c]/su, '');
   for (let i = s.from; i < s.to; i++) out += (i > s.from ? terms[i]!.pre : '') + terms[i]!.text + (i < s.to - 1 ? terms[i]!.post : '');
-  if ((out.match(/</g) ?? []).length > (out.match(/>/g) ?? []).length && terms[s.to - 1]?.post.startsWith('>')) out += '>';
-  return out.replace(/^[\s"'([]+|[\s"',.;:)\]]+$/g, '').replace(/\s+/g, ' ');
+  out = trimEnd(out.replace(/^[\s"'([]+/, ''));
+  const post = terms[s.to - 1]?.post ?? '';
+  if (/^\(\)/.test(post)) return `${out}()`.replace(/\s+/g, ' ');
+  for (const [open, close] of PAIRS) if (count(out, open) > count(out, close) && post.startsWith(close)) out += close;
+  return out.replace(/\s+/g, ' ');
+}
+
+/** Brackets a span closes when it opened them: an option's "<...>", a man page's "(8)", a list's "[...]". */
+const PAIRS = [['<', '>'], ['(', ')'], ['[', ']']] as const;
+const count = (s: string, ch: string) => s.split(ch).length - 1;
+
+/** The span without the punctuation after its last word; a bracket stays when it closes one the span opened. */
+function trimEnd(s: string): string {
+  let out = s;
+  for (;;) {
+    const last = out.at(-1);
+    if (last === undefined || !/[\s"',.;:)\]]/.test(last)) return out;
+    const pair = PAIRS.find(([, close]) => close === last);
+    if (pair && count(out, pair[0]) >= count(out, pair[1])) return out;
+    out = out.slice(0, -1);
+  }
 }
 
 /** The terms of the (up to three) words after the question's "what"/"which", or none. */
