@@ -136,7 +136,11 @@ export function render(terms: Term[], s: Span): string {
 }
 
 /** Brackets a span closes when it opened them: an option's "<...>", a man page's "(8)", a list's "[...]". */
-const PAIRS = [['<', '>'], ['(', ')'], ['[', ']']] as const;
+const PAIRS = [
+  ['<', '>'],
+  ['(', ')'],
+  ['[', ']'],
+] as const;
 const count = (s: string, ch: string) => s.split(ch).length - 1;
 
 /** The span without the punctuation after its last word; a bracket stays when it closes one the span opened. */
