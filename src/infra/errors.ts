@@ -137,7 +137,11 @@ function wantsHtml(request: FastifyRequest): boolean {
 
 /** Fastify's own client errors (body parsing, size, media type) mapped to clear kinds. */
 const FASTIFY_CLIENT_ERRORS: Record<string, [string, string]> = {
-  FST_ERR_CTP_INVALID_JSON_BODY: ['InvalidJSON', 'Request body is not valid JSON'],
+  // Fastify's parser refuses prototype keys with the same error as broken JSON, so the message names both causes.
+  FST_ERR_CTP_INVALID_JSON_BODY: [
+    'InvalidJSON',
+    'Request body is not valid JSON, or holds a "__proto__" key or a "constructor" key with a "prototype", which are refused',
+  ],
   FST_ERR_CTP_EMPTY_JSON_BODY: ['InvalidJSON', 'Request body is empty but Content-Type is application/json'],
   FST_ERR_CTP_BODY_TOO_LARGE: ['PayloadTooLarge', 'Request body is larger than the service accepts'],
   FST_ERR_CTP_INVALID_MEDIA_TYPE: ['UnsupportedMediaType', 'Unsupported Content-Type; send application/json'],

@@ -109,7 +109,7 @@ describe('POST /analyze/sentiment without an LLM key', () => {
   it('400 for malformed JSON, and for an empty or blank text with the reason', async () => {
     const bad = await post(app, '{"text": "unterminated', { 'content-type': 'application/json' });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toEqual({ detail: 'Invalid input format', reason: 'Request body is not valid JSON' });
+    expect(bad.json()).toEqual({ detail: 'Invalid input format', reason: expect.stringMatching(/^Request body is not valid JSON/) });
     for (const text of ['', '   \n\t ']) {
       expect((await post(app, { text })).json()).toEqual({ detail: 'Invalid input format', reason: 'text is empty' });
     }
