@@ -35,9 +35,20 @@ export interface IssueLike {
   keys?: readonly string[];
 }
 
+const BOUNDS = new Set(['too_big', 'too_small']);
+const samePath = (a: IssueLike, b: IssueLike) => a.path.length === b.path.length && a.path.every((k, i) => k === b.path[i]);
+
+/**
+ * A bound the same field breaks again further on: zod checks an integer's safe range ("<=9007199254740991") before
+ * the schema's own bound ("<=10"), so a huge number would be reported twice; only the schema's bound is kept.
+ */
+const boundRepeated = (issues: readonly IssueLike[], i: number) =>
+  BOUNDS.has(issues[i]!.code) && issues.slice(i + 1).some((later) => later.code === issues[i]!.code && samePath(later, issues[i]!));
+
 /** Turns zod issues into the spec's `{loc, msg, type}` list; unknown keys get one entry each, named by the key. */
-export function issuesToErrors(issues: readonly IssueLike[], prefix: string[] = []): ValidationIssue[] {
+export function issuesToErrors(all: readonly IssueLike[], prefix: string[] = []): ValidationIssue[] {
   const out: ValidationIssue[] = [];
+  const issues = all.filter((_, i) => !boundRepeated(all, i));
   for (const issue of issues) {
     const loc = [...prefix, ...issue.path.map(String)];
     if (issue.code === 'unrecognized_keys' && issue.keys) {

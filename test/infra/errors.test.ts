@@ -15,6 +15,7 @@ async function probeRoutes(app: FastifyInstance) {
           age: z.number().min(0).max(100),
           sex: z.enum(['male', 'female']),
           items: z.array(z.strictObject({ n: z.number().int() })).optional(),
+          count: z.int().min(0).max(10).optional(),
         }),
       },
     },
@@ -56,6 +57,17 @@ describe('error bodies', () => {
     const res = await post({ age: 'old', items: [{ n: 1 }, { n: 1.5 }], extra: 1 });
     const locs = res.json().details.errors.map((e: { loc: string[] }) => e.loc.join('.'));
     expect(locs).toEqual(expect.arrayContaining(['age', 'sex', 'items.1.n', 'extra']));
+  });
+
+  it.each([
+    [1e20, 'too_big', /<=\s*10$/],
+    [-1e20, 'too_small', />=\s*0$/],
+  ])('names one bound for an integer field given %s: its own, not the safe-integer range besides it', async (count, type, bound) => {
+    const res = await post({ age: 30, sex: 'male', count });
+    expect(res.statusCode).toBe(400);
+    const errors = res.json().details.errors;
+    expect(errors).toEqual([expect.objectContaining({ loc: ['count'], type })]);
+    expect(errors[0].msg).toMatch(bound);
   });
 
   it('gives 400 InvalidJSON for a body that is not JSON', async () => {
