@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -8,5 +9,8 @@ export default defineConfig({
     testTimeout: 90_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Vitest's default is one worker fewer than the cores: one on a 2-core machine. Most of the slow files wait on the
+    // processes they start (the service, Chroma, npm), so two workers there took the suite from 13.4 to 10.2 minutes.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });
