@@ -3,6 +3,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, errorCodes } from 'fastify';
 import fp from 'fastify-plugin';
+import { parse as parseJson } from 'secure-json-parse';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, type ErrorBody } from './app-error.js';
@@ -138,7 +139,33 @@ export function fastifyClientError(err: FastifyError, request?: FastifyRequest):
   if (!known) return null;
   // A body over the limit: the limit, so that the client knows how far to cut.
   const limit = err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? request?.routeOptions.bodyLimit : undefined;
-  return { status: err.statusCode ?? 400, kind: known[0], message: limit ? `${known[1]} (at most ${limit.toLocaleString('en')} bytes)` : known[1] };
+  const message = err instanceof JsonBodyError ? err.message : known[1];
+  return { status: err.statusCode ?? 400, kind: known[0], message: limit ? `${message} (at most ${limit.toLocaleString('en')} bytes)` : message };
+}
+
+/** A JSON body refused by parseJsonBody, with a message that says why. */
+class JsonBodyError extends Error {
+  readonly code = 'FST_ERR_CTP_INVALID_JSON_BODY';
+  readonly statusCode = 400;
+}
+
+/**
+ * The JSON body parser. Fastify's own gives one error for broken JSON and for a "__proto__" key alike; this one says
+ * which, and where broken JSON breaks (JSON.parse's position, never the body's text, which is the user's).
+ */
+export function parseJsonBody(body: string): unknown {
+  if (body.length === 0) throw new errorCodes.FST_ERR_CTP_EMPTY_JSON_BODY();
+  try {
+    return parseJson(body, { protoAction: 'error', constructorAction: 'error' });
+  } catch (err) {
+    const text = err instanceof Error ? err.message : '';
+    if (/forbidden (?:prototype|constructor) property/.test(text)) {
+      throw new JsonBodyError('Request body holds a "__proto__" key, or a "constructor" key with a "prototype": such keys are refused');
+    }
+    const position = /at position (\d+)/.exec(text)?.[1];
+    const where = position ? ` (at position ${position})` : /end of JSON input/.test(text) ? ' (it ends too soon)' : '';
+    throw new JsonBodyError(`Request body is not valid JSON${where}`);
+  }
 }
 
 function wantsHtml(request: FastifyRequest): boolean {
@@ -148,11 +175,8 @@ function wantsHtml(request: FastifyRequest): boolean {
 
 /** Fastify's own client errors (body parsing, size, media type) mapped to clear kinds. */
 const FASTIFY_CLIENT_ERRORS: Record<string, [string, string]> = {
-  // Fastify's parser refuses prototype keys with the same error as broken JSON, so the message names both causes.
-  FST_ERR_CTP_INVALID_JSON_BODY: [
-    'InvalidJSON',
-    'Request body is not valid JSON, or holds a "__proto__" key or a "constructor" key with a "prototype", which are refused',
-  ],
+  // parseJsonBody's errors carry their own message (broken JSON, or a prototype key).
+  FST_ERR_CTP_INVALID_JSON_BODY: ['InvalidJSON', 'Request body is not valid JSON'],
   FST_ERR_CTP_EMPTY_JSON_BODY: ['InvalidJSON', 'Request body is empty but Content-Type is application/json'],
   FST_ERR_CTP_BODY_TOO_LARGE: ['PayloadTooLarge', 'Request body is larger than the service accepts'],
   FST_ERR_CTP_INVALID_MEDIA_TYPE: ['UnsupportedMediaType', 'Unsupported Content-Type; send application/json'],
@@ -179,6 +203,14 @@ export interface ErrorHandlerOptions {
 }
 
 async function errorsPlugin(app: FastifyInstance, opts: ErrorHandlerOptions) {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  });
   app.setErrorHandler((err: FastifyError, request, reply) => {
     try {
       return handle(err, request, reply);

@@ -76,6 +76,19 @@ describe('error bodies', () => {
     expect(res.json()).toMatchObject({ error: 'InvalidJSON' });
   });
 
+  it.each([
+    ['{"age": 30, "sex": "male"}x', ' (at position 26)'],
+    ['{"age": 30, "sex": "male"', ' (at position 25)'],
+    ['{"age": 30, "sex":', ' (it ends too soon)'],
+  ])('says a body with broken JSON (%s) is not valid JSON, and where, without naming prototype keys', async (body, where) => {
+    const res = await post(body, { 'content-type': 'application/json' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toBe('InvalidJSON');
+    expect(res.json().message).toMatch(/^Request body is not valid JSON/);
+    expect(res.json().message).toContain(where);
+    expect(res.json().message).not.toMatch(/proto/);
+  });
+
   it('says why a valid JSON body with a "__proto__" key is refused', async () => {
     const res = await post('{"age": 3, "__proto__": {"admin": true}}', { 'content-type': 'application/json' });
     expect(res.statusCode).toBe(400);
