@@ -130,6 +130,37 @@ describe('documents as a reader reads them', () => {
     expect(readableText('Run `make` first, then install_ it.')).toBe('Run `make` first, then install_ it.');
   });
 
+  it('reads AsciiDoc (a manual saved as .txt) without its continuation lines, term colons, macros or attribute lines', () => {
+    const text = readableText(
+      [
+        'OPTIONS',
+        '-------',
+        '--squash::',
+        '\tImport only one commit from the subproject.',
+        '+',
+        'The result is one merge commit.',
+        '',
+        'sync <remote>::',
+        '\tFetch the remote first; see linkgit:git-fetch[1] and link:https://example.org/guide.html[the guide].',
+        '+',
+        'After a successful sync, one commit ID is printed.',
+        '',
+        '[verse]',
+        "'widget sync' [-q] <remote>",
+      ].join('\n'),
+    );
+    // A continuation "+" carries no words: it never opens the sentence after it.
+    expect(text).not.toMatch(/^\+/m);
+    expect(text).toMatch(/^After a successful sync, one commit ID is printed\.$/m);
+    expect(text).toMatch(/^The result is one merge commit\.$/m);
+    expect(text).toContain('--squash:\n');
+    expect(text).toContain('sync <remote>:\n');
+    expect(text).toContain('see git-fetch(1) and the guide.');
+    expect(text).not.toMatch(/\[verse\]|linkgit|link:|::/);
+    // Plain text with one sign of AsciiDoc (a line ending in "::") is left alone.
+    expect(readableText('Remember this::\nit is plain text.')).toBe('Remember this::\nit is plain text.');
+  });
+
   it("reads a MyST role (Sphinx's Markdown) as its text, without its name or target", () => {
     const text = readableText(
       [

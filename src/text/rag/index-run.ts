@@ -25,7 +25,7 @@ export interface IndexResult {
 }
 
 /** Marks hashes of files read as readable.ts reads them (Markdown as plain paragraphs) and sentences.ts splits them. */
-const READING = '+readable14';
+const READING = '+readable15';
 /** Chunks embedded and stored together, and sentences embedded together. */
 const CHUNK_BATCH = 32;
 const SENTENCE_BATCH = 64;

@@ -7,9 +7,10 @@
 //   sentence per row, its cells joined by semicolons, instead of one run-on sentence of all its rows;
 // - links keep their text, autolinks their address, images their alt text; emphasis, inline-code backticks and HTML
 //   tags go.
-// Plain text (a book, a licence, a transcript) is left as it is but for its tables and its rule lines ("=====",
-// "-----", "*****"), which carry no words: a rule under a one-line heading opens the prose that follows with the
-// heading, as in Markdown, and any other rule ends a paragraph. A FAQ's "Q." and "A." line markers read as "Q:" and
+// Plain text (a book, a licence, a transcript) is left as it is but for its tables, the markup of reStructuredText
+// and AsciiDoc (when it looks like either) and its rule lines ("=====", "-----", "*****"), which carry no words: a rule
+// under a one-line heading opens the prose that follows with the heading, as in Markdown, and any other rule ends a
+// paragraph. A FAQ's "Q." and "A." line markers read as "Q:" and
 // "A:", in plain text and Markdown alike. Only a document that looks like Markdown is parsed
 // (marked's lexer), because Markdown rules misread plain text (an indented line is code there).
 import { type Token, type Tokens, Lexer } from 'marked';
@@ -302,9 +303,39 @@ function rstInline(text: string): string {
   );
 }
 
+/**
+ * Signs of AsciiDoc (git's manuals and many projects' docs saved as .txt): a line of a lone "+" (a list item's
+ * continuation), a definition list's term ending in "::", an inline macro ("linkgit:git-log[1]", "link:url[text]"),
+ * a block's attribute line ("[verse]", "[NOTE]").
+ */
+const ASCIIDOC_SIGNS = [
+  /^\+[ \t]*$/m,
+  /^\S[^\n]*?::[ \t]*$/m,
+  /\b(?:linkgit|link|xref|footnote|image|include):[^\s[\]]*\[[^\]\n]*\]/,
+  /^\[(?:verse|source|listing|literal|NOTE|TIP|WARNING|IMPORTANT|CAUTION)\b[^\]\n]*\]$/m,
+];
+const looksLikeAsciidoc = (text: string) => ASCIIDOC_SIGNS.filter((re) => re.test(text)).length >= 2;
+
+/**
+ * AsciiDoc's markup as plain text: a continuation line ("+") becomes a paragraph break, so that it never opens the
+ * sentence after it; a definition list's term ends in one colon ("--squash::" reads "--squash:"); a macro reads as its
+ * text, or as its target when it has none ("linkgit:git-log[1]" reads "git-log(1)"); attribute lines go.
+ */
+function asciidocInline(text: string): string {
+  return text
+    .replace(/^\+[ \t]*$/gm, '')
+    .replace(/^(\S[^\n]*?)::(?=[ \t]|$)/gm, '$1:')
+    .replace(/\blinkgit:([^\s[\]]+)\[(\d*)\]/g, (_, name: string, section: string) => (section ? `${name}(${section})` : name))
+    .replace(/\b(?:link|xref|footnote):([^\s[\]]*)\[([^\]\n]*)\]/g, (_, target: string, label: string) => label || target)
+    .replace(/^\[(?:verse|source|listing|literal|NOTE|TIP|WARNING|IMPORTANT|CAUTION)\b[^\]\n]*\]$/gm, '');
+}
+
+/** Plain text's own markup read as words: reStructuredText's or AsciiDoc's, when it looks like either. */
+const plainMarkup = (text: string) => (looksLikeRst(text) ? rstInline(text) : looksLikeAsciidoc(text) ? asciidocInline(text) : text);
+
 /** The document as plain paragraphs separated by blank lines (Markdown), or without its rule lines (anything else). */
 export function readableText(original: string): string {
   const text = colonFaqMarkers(original.replace(/\r\n?/g, '\n'));
-  if (!looksLikeMarkdown(text)) return withoutRules(plainTables(looksLikeRst(text) ? rstInline(text) : text));
+  if (!looksLikeMarkdown(text)) return withoutRules(plainTables(plainMarkup(text)));
   return blocks(new Lexer({ gfm: true }).lex(text)).join('\n\n');
 }
