@@ -303,16 +303,21 @@ function rstInline(text: string): string {
   );
 }
 
+/** AsciiDoc lines that both mark a document as AsciiDoc and are removed when it is read. */
+const ASCIIDOC_CONTINUATION = /^\+[ \t]*$/gm;
+const ASCIIDOC_ATTRIBUTE_LINE = /^\[(?:verse|source|listing|literal|NOTE|TIP|WARNING|IMPORTANT|CAUTION)\b[^\]\n]*\]$/gm;
+/** The same pattern without the global flag, so that `test` keeps no position between calls. */
+const once = (re: RegExp) => new RegExp(re.source, re.flags.replace('g', ''));
 /**
  * Signs of AsciiDoc (git's manuals and many projects' docs saved as .txt): a line of a lone "+" (a list item's
  * continuation), a definition list's term ending in "::", an inline macro ("linkgit:git-log[1]", "link:url[text]"),
  * a block's attribute line ("[verse]", "[NOTE]").
  */
 const ASCIIDOC_SIGNS = [
-  /^\+[ \t]*$/m,
+  once(ASCIIDOC_CONTINUATION),
   /^\S[^\n]*?::[ \t]*$/m,
   /\b(?:linkgit|link|xref|footnote|image|include):[^\s[\]]*\[[^\]\n]*\]/,
-  /^\[(?:verse|source|listing|literal|NOTE|TIP|WARNING|IMPORTANT|CAUTION)\b[^\]\n]*\]$/m,
+  once(ASCIIDOC_ATTRIBUTE_LINE),
 ];
 const looksLikeAsciidoc = (text: string) => ASCIIDOC_SIGNS.filter((re) => re.test(text)).length >= 2;
 
@@ -323,11 +328,11 @@ const looksLikeAsciidoc = (text: string) => ASCIIDOC_SIGNS.filter((re) => re.tes
  */
 function asciidocInline(text: string): string {
   return text
-    .replace(/^\+[ \t]*$/gm, '')
+    .replace(ASCIIDOC_CONTINUATION, '')
     .replace(/^(\S[^\n]*?)::(?=[ \t]|$)/gm, '$1:')
     .replace(/\blinkgit:([^\s[\]]+)\[(\d*)\]/g, (_, name: string, section: string) => (section ? `${name}(${section})` : name))
     .replace(/\b(?:link|xref|footnote):([^\s[\]]*)\[([^\]\n]*)\]/g, (_, target: string, label: string) => label || target)
-    .replace(/^\[(?:verse|source|listing|literal|NOTE|TIP|WARNING|IMPORTANT|CAUTION)\b[^\]\n]*\]$/gm, '');
+    .replace(ASCIIDOC_ATTRIBUTE_LINE, '');
 }
 
 /** Plain text's own markup read as words: reStructuredText's or AsciiDoc's, when it looks like either. */
