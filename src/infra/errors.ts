@@ -279,7 +279,8 @@ async function errorsPlugin(app: FastifyInstance, opts: ErrorHandlerOptions) {
       return reply.send({ error: 'MethodNotAllowed', message, details: { method: request.method, path, allowed } });
     }
     reply.code(404);
-    const message = `No route for ${request.method} ${path}`;
+    // Under /static the route exists and the file does not (an explanation image past its keeping time, a typo).
+    const message = path.startsWith('/static/') ? `No file at ${path}` : `No route for ${request.method} ${path}`;
     if (detailBody) return reply.send({ detail: message });
     if (opts.renderNotFoundPage && wantsHtml(request)) return opts.renderNotFoundPage(request, reply);
     return reply.send({ error: 'NotFound', message, details: { method: request.method, path } });

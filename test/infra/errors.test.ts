@@ -153,6 +153,14 @@ describe('error bodies', () => {
     expect(res.json()).toMatchObject({ error: 'NotFound', details: { path: '/api/nothing-here' } });
   });
 
+  it('says a file is missing, not a route, under /static (an explanation image past its keeping time)', async () => {
+    for (const url of ['/static/images/shap_explanation_20200101_000000_abcdef.png', '/static/no-such-style.css']) {
+      const res = await app.inject({ url });
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ error: 'NotFound', message: `No file at ${url}`, details: { method: 'GET', path: url } });
+    }
+  });
+
   it('gives browsers an HTML 404 page elsewhere', async () => {
     const res = await app.inject({ url: '/nowhere', headers: { accept: 'text/html,application/xhtml+xml' } });
     expect(res.statusCode).toBe(404);
