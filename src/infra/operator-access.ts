@@ -43,12 +43,13 @@ export const LOCAL_ONLY = 'This operator route answers local clients only: set A
 export const PROXY_NEEDS_TOKEN =
   'This operator route is closed: behind a proxy (TRUST_PROXY) it needs ADMIN_TOKEN on the service, sent as "Authorization: Bearer <ADMIN_TOKEN>"';
 export const CROSS_SITE = 'Operator requests must be sent as JSON (Content-Type: application/json) from this site';
+export const CROSS_ORIGIN = "Operator requests are refused from another site: the Origin header must name this service's own host";
 
 /**
  * Why an operator POST looks cross-site, or null. A browser sends a form or a text body to another site without
  * asking first, but never a JSON one; and it names the page's origin, which must be this host's.
  */
-export function crossSiteReason(request: FastifyRequest, { formAllowed = false } = {}): string | null {
+export function crossSiteReason(request: FastifyRequest, { formAllowed = false } = {}): 'origin' | 'content-type' | null {
   const origin = request.headers.origin;
   if (origin !== undefined) {
     let host: string | null = null;
@@ -81,6 +82,7 @@ export async function guardOperatorRoutes(scope: FastifyInstance, config: Pick<C
   }
   // After the access check, so that a client without the token learns that first.
   scope.addHook('onRequest', async (request, reply) => {
-    if (request.method === 'POST' && crossSiteReason(request)) return reply.code(403).send(body(403, CROSS_SITE));
+    const reason = request.method === 'POST' ? crossSiteReason(request) : null;
+    if (reason) return reply.code(403).send(body(403, reason === 'origin' ? CROSS_ORIGIN : CROSS_SITE));
   });
 }

@@ -242,12 +242,18 @@ describe('operator POSTs and cross-site requests', () => {
     }
   });
 
-  it('refuses a JSON POST whose Origin is another site, and takes it from its own', async () => {
+  it('refuses a JSON POST whose Origin is another site, saying so, and takes it from its own', async () => {
     const json = { method: 'POST', url: '/api/collection/movies/603/unfreeze', ...local, payload: {} } as const;
     for (const origin of ['http://attacker.example', 'null', 'http://localhost:6000']) {
       const res = await app.inject({ ...json, headers: { host: 'localhost:5000', origin } });
       expect(res.statusCode, origin).toBe(403);
+      // The body is JSON here: the message names the Origin, not the content type.
+      expect(res.json().message, origin).toMatch(/Origin header/);
+      expect(res.json().message, origin).not.toMatch(/application\/json/);
     }
+    const index = await app.inject({ method: 'POST', url: '/rag/index', ...local, payload: {}, headers: { host: 'localhost:5000', origin: 'http://attacker.example' } });
+    expect(index.statusCode).toBe(403);
+    expect(index.json().detail).toMatch(/Origin header/);
     // Past the access checks: the movie does not exist (or the collection is not set up); either way not a refusal.
     const own = await app.inject({ ...json, headers: { host: 'localhost:5000', origin: 'http://localhost:5000' } });
     expect([403, 401]).not.toContain(own.statusCode);
