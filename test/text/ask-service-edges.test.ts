@@ -41,6 +41,18 @@ describe('POST /rag/topics', () => {
     expect(unknown.json()).toEqual({ detail: 'No document named ../../etc/passwd in the index (GET /rag/stats lists them)' });
     expect((await app.inject({ method: 'POST', url: '/rag/topics', payload: { k: 1 } })).statusCode).toBe(400);
   });
+
+  it('reads a one-chunk document as one topic, and says why a k larger than its chunks cannot be made', async () => {
+    writeFileSync(join(docs, 'note.txt'), 'A short note: the harbor office opens at nine on weekdays.');
+    await app.inject({ method: 'POST', url: '/rag/index', payload: {} });
+    const short = await app.inject({ method: 'POST', url: '/rag/topics', payload: { source: 'note.txt' } });
+    expect(short.statusCode).toBe(200);
+    expect(short.json()).toMatchObject({ k: 1, chosen_by: 'too few chunks to compare', clustered_topics: [{ size: 1 }] });
+    expect(short.json().clustered_topics[0].keywords).toEqual(expect.arrayContaining(['harbor']));
+    const tooMany = await app.inject({ method: 'POST', url: '/rag/topics', payload: { source: 'note.txt', k: 3 } });
+    expect(tooMany.statusCode).toBe(400);
+    expect(tooMany.json()).toEqual({ detail: 'k = 3 needs more than 3 chunks; note.txt has 1. Ask for a smaller k, or leave it out' });
+  });
 });
 
 describe('/rag/ask when the worker queue is full', () => {

@@ -212,7 +212,8 @@ async function topicsRoute(app: FastifyInstance, service: Service) {
       schema: {
         tags: ['rag'],
         summary: 'Topics of the collection (or of one source): k-means over chunk embeddings',
-        description: "Without `k`, k from 2 to 8 is chosen by the best mean silhouette. Labels are the clusters' most distinctive words (tf-idf).",
+        description:
+          "Without `k`, k from 2 to 8 is chosen by the best mean silhouette; one or two chunks are one topic. Labels are the clusters' most distinctive words (tf-idf).",
         body: z.strictObject({ source: z.string().min(1).max(500).optional(), k: z.int().min(2).max(20).optional() }).nullish(),
         response: { 200: z.record(z.string(), z.unknown()), 400: Detail, 404: Detail, 503: Detail },
       },
@@ -225,8 +226,13 @@ async function topicsRoute(app: FastifyInstance, service: Service) {
         throw new TextHttpError(404, `No document named ${source} in the index (GET /rag/stats lists them)`);
       }
       if (!found) {
-        const n = rag.chunks(request.body?.source ?? undefined).length;
-        throw new TextHttpError(400, `Not enough chunks to cluster: ${n}${request.body?.source ? ` in ${request.body.source}` : ''}`);
+        const n = rag.chunks(source).length;
+        const where = source === undefined ? 'the index' : source;
+        if (!n) throw new TextHttpError(400, 'The index holds no documents to cluster (POST /rag/index reads DOCS_DIR)');
+        throw new TextHttpError(
+          400,
+          `k = ${request.body?.k} needs more than ${request.body?.k} chunks; ${where} has ${n}. Ask for a smaller k, or leave it out`,
+        );
       }
       return found;
     },

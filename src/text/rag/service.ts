@@ -228,7 +228,8 @@ export class RagService {
     const cached = this.topicCache.get(key);
     if (cached) return cached;
     const chunks = this.chunks(source);
-    if (chunks.length < 3 || (k !== undefined && k >= chunks.length)) return null;
+    // Two chunks cannot be compared by silhouette: a short document is one topic. A requested k needs more chunks.
+    if (!chunks.length || (k !== undefined && k >= chunks.length)) return null;
     const result = this.opts.cluster ? await this.opts.cluster(chunks, k) : topics(chunks, k);
     if (this.topicCache.size >= 32) this.topicCache.delete(this.topicCache.keys().next().value!);
     this.topicCache.set(key, result);

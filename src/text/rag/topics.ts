@@ -112,5 +112,6 @@ export function topics(records: ChunkRecord[], requestedK?: number): { k: number
     });
   }
   clustered.sort((a, b) => b.size - a.size);
-  return { k: clustered.length, chosen_by: requestedK ? 'request' : 'silhouette', silhouette: Math.round(best.score * 1e4) / 1e4, clustered_topics: clustered };
+  const chosenBy = requestedK ? 'request' : vectors.length < 3 ? 'too few chunks to compare' : 'silhouette';
+  return { k: clustered.length, chosen_by: chosenBy, silhouette: Math.round(best.score * 1e4) / 1e4, clustered_topics: clustered };
 }
