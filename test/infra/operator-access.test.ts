@@ -251,7 +251,13 @@ describe('operator POSTs and cross-site requests', () => {
       expect(res.json().message, origin).toMatch(/Origin header/);
       expect(res.json().message, origin).not.toMatch(/application\/json/);
     }
-    const index = await app.inject({ method: 'POST', url: '/rag/index', ...local, payload: {}, headers: { host: 'localhost:5000', origin: 'http://attacker.example' } });
+    const index = await app.inject({
+      method: 'POST',
+      url: '/rag/index',
+      ...local,
+      payload: {},
+      headers: { host: 'localhost:5000', origin: 'http://attacker.example' },
+    });
     expect(index.statusCode).toBe(403);
     expect(index.json().detail).toMatch(/Origin header/);
     // Past the access checks: the movie does not exist (or the collection is not set up); either way not a refusal.
