@@ -5,7 +5,7 @@ import formbody from '@fastify/formbody';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { type Config, ensureDataDirs, loadConfig } from './infra/config.js';
 import database, { type DatabaseOptions } from './infra/database.js';
-import errors from './infra/errors.js';
+import errors, { frameworkErrors } from './infra/errors.js';
 import workers from './infra/worker-pool.js';
 import health from './infra/health.js';
 import httpExtras from './infra/http-extras.js';
@@ -68,6 +68,7 @@ export async function buildApp(opts: BuildOptions = {}) {
     // A request id from the caller (a proxy or another service) is kept when it is a plain token; otherwise a UUID.
     requestIdHeader: false,
     genReqId: (req) => incomingRequestId(req.headers['x-request-id']) ?? randomUUID(),
+    frameworkErrors: frameworkErrors(TEXT_API_PREFIXES),
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

@@ -192,6 +192,23 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * Errors Fastify meets before routing (a URL whose percent-encoding does not decode, "/%00%ff"): the documented 400
+ * body, `{detail}` under the text API's prefixes, rather than Fastify's own `{error, code, statusCode}`.
+ */
+export function frameworkErrors(detailPrefixes: readonly string[] = []) {
+  return (err: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    const badUrl = err.code === 'FST_ERR_BAD_URL';
+    const message = badUrl ? 'The URL is malformed: a percent-encoded part of it (%XX) does not decode to text' : 'The request could not be routed';
+    if (!badUrl) request.log.error({ err }, 'routing failed');
+    const detailBody = detailPrefixes.some((prefix) => request.url.startsWith(prefix));
+    // A 5xx body carries the request id, as every other one does.
+    const details = badUrl ? {} : { request_id: request.id };
+    const body = detailBody ? { detail: message, ...details } : { error: badUrl ? 'BadRequest' : 'InternalServerError', message, details };
+    void reply.code(badUrl ? 400 : 500).send(body);
+  };
+}
+
 export interface ErrorHandlerOptions {
   /** Renders the HTML 404 page for browsers; JSON is used when absent. */
   renderNotFoundPage?: (request: FastifyRequest, reply: FastifyReply) => unknown;

@@ -161,6 +161,15 @@ describe('error bodies', () => {
     }
   });
 
+  it('answers a URL that does not decode with the documented 400 body, {detail} under the text API', async () => {
+    const res = await app.inject({ url: '/%00%ff' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: 'BadRequest', message: expect.stringMatching(/URL is malformed/), details: {} });
+    const text = await app.inject({ url: '/rag/%ff' });
+    expect(text.statusCode).toBe(400);
+    expect(text.json()).toEqual({ detail: expect.stringMatching(/URL is malformed/) });
+  });
+
   it('gives browsers an HTML 404 page elsewhere', async () => {
     const res = await app.inject({ url: '/nowhere', headers: { accept: 'text/html,application/xhtml+xml' } });
     expect(res.statusCode).toBe(404);
