@@ -192,20 +192,26 @@ declare module 'fastify' {
   }
 }
 
+/** What Fastify's errors before routing mean to a client. */
+const BEFORE_ROUTING: Record<string, { status: number; error: string; message: string }> = {
+  FST_ERR_BAD_URL: { status: 400, error: 'BadRequest', message: 'The URL is malformed: a percent-encoded part of it (%XX) does not decode to text' },
+  FST_ERR_MAX_PARAM_LENGTH: { status: 414, error: 'URITooLong', message: 'A part of the URL path is too long (at most 100 characters between slashes)' },
+};
+
 /**
- * Errors Fastify meets before routing (a URL whose percent-encoding does not decode, "/%00%ff"): the documented 400
- * body, `{detail}` under the text API's prefixes, rather than Fastify's own `{error, code, statusCode}`.
+ * Errors Fastify meets before routing (a URL whose percent-encoding does not decode, "/%00%ff"; a path parameter over
+ * its length limit): the documented body, `{detail}` under the text API's prefixes, rather than Fastify's own
+ * `{error, code, statusCode}`.
  */
 export function frameworkErrors(detailPrefixes: readonly string[] = []) {
   return (err: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
-    const badUrl = err.code === 'FST_ERR_BAD_URL';
-    const message = badUrl ? 'The URL is malformed: a percent-encoded part of it (%XX) does not decode to text' : 'The request could not be routed';
-    if (!badUrl) request.log.error({ err }, 'routing failed');
-    const detailBody = detailPrefixes.some((prefix) => request.url.startsWith(prefix));
+    const known = BEFORE_ROUTING[err.code];
+    if (!known) request.log.error({ err }, 'routing failed');
+    const { status, error, message } = known ?? { status: 500, error: 'InternalServerError', message: 'The request could not be routed' };
     // A 5xx body carries the request id, as every other one does.
-    const details = badUrl ? {} : { request_id: request.id };
-    const body = detailBody ? { detail: message, ...details } : { error: badUrl ? 'BadRequest' : 'InternalServerError', message, details };
-    void reply.code(badUrl ? 400 : 500).send(body);
+    const details = known ? {} : { request_id: request.id };
+    const detailBody = detailPrefixes.some((prefix) => request.url.startsWith(prefix));
+    void reply.code(status).send(detailBody ? { detail: message, ...details } : { error, message, details });
   };
 }
 

@@ -168,6 +168,10 @@ describe('error bodies', () => {
     const text = await app.inject({ url: '/rag/%ff' });
     expect(text.statusCode).toBe(400);
     expect(text.json()).toEqual({ detail: expect.stringMatching(/URL is malformed/) });
+    // A path parameter past the router's length limit (a run id of 500 characters): 414, in the same body.
+    const long = await app.inject({ url: `/api/collection/runs/${'a'.repeat(500)}` });
+    expect(long.statusCode).toBe(414);
+    expect(long.json()).toEqual({ error: 'URITooLong', message: expect.stringMatching(/too long/), details: {} });
   });
 
   it('gives browsers an HTML 404 page elsewhere', async () => {
