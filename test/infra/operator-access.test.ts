@@ -1,7 +1,9 @@
 // Operator routes behind ADMIN_TOKEN or loopback; request ids; TRUST_PROXY and per-client rate limits; /ready.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeApp } from '../helpers/app.js';
+import { makeApp, tempDir } from '../helpers/app.js';
 
 const REMOTE = '203.0.113.7';
 const TOKEN = 'operator-token-0123456789abcdef';
@@ -132,15 +134,18 @@ describe('TRUST_PROXY', () => {
 
 describe('GET /ready', () => {
   it('answers 503 with what it waits for, then 200 once every domain can serve', async () => {
-    const app = await makeApp({});
+    // Two short documents: readiness waits for an index, whatever its size (the sample collection took 20-40 s here).
+    const docs = tempDir('ready-docs-');
+    writeFileSync(join(docs, 'harbor.txt'), 'The harbor office opens at nine on weekdays. Ferries leave every hour from the north pier.');
+    writeFileSync(join(docs, 'library.txt'), 'The library lends books for three weeks. Late returns cost ten cents a day.');
+    const app = await makeApp({ DOCS_DIR: docs });
     try {
       const first = await app.inject({ url: '/ready' });
       expect(first.statusCode).toBe(503);
       expect(first.json()).toMatchObject({ status: 'not_ready', waiting_for: { sentiment: expect.any(String), rag: expect.any(String) } });
       await Promise.all([app.movies.start(), app.rag.start()]);
       let res = first;
-      // Indexing the sample collection, loading the models and trying the answer step take seconds, many more on a busy
-      // machine.
+      // Indexing, loading the models and trying the answer step take seconds, many more on a busy machine.
       for (const deadline = Date.now() + 80_000; res.statusCode !== 200 && Date.now() < deadline;) {
         await sleep(100);
         res = await app.inject({ url: '/ready' });
