@@ -5,7 +5,7 @@ import { questionType } from '../../src/text/rag/ask/extractive.js';
 import { checkQuestion, groundingScore } from '../../src/text/rag/ask/guardrails.js';
 import { loadLexicon } from '../../src/text/rag/ask/lexicon.js';
 import { analyseQuestion, loadLearnedReader } from '../../src/text/rag/ask/reader.js';
-import { extractEntities } from '../../src/text/rag/ask/question-nlp.js';
+import { extractEntities, trimEntity } from '../../src/text/rag/ask/question-nlp.js';
 import { wholeNumber, withoutAnswerMarker } from '../../src/text/rag/ask/pipeline.js';
 import { DEFAULT_ABBREVIATIONS, expandAbbreviations, fixTypos, vocabulary } from '../../src/text/rag/ask/rewrite.js';
 
@@ -101,6 +101,14 @@ describe('query rewriting and entities', () => {
     expect(e.places).toContain('Virginia');
     expect(e.dates).toContain('1862');
     expect(e.numbers.join(' ')).toMatch(/500,000/);
+  });
+
+  it("reads an entity without the question's brackets around or beside it", () => {
+    expect(extractEntities('what is the default timeout for ident (rfc 931) username lookups?').numbers).toEqual(['931']);
+    expect(extractEntities('Is the limit (500 MB) per user?').numbers).toEqual(['500']);
+    expect(extractEntities('Who founded the company [Acme Corp] in 1990?').organizations).toEqual(['Acme Corp']);
+    expect(trimEntity('f(x)')).toBe('f(x)');
+    expect(trimEntity('(f(x))?')).toBe('f(x)');
   });
 
   it('knows question types', () => {

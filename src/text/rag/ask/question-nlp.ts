@@ -22,9 +22,33 @@ export function questionNlp(question: string): QuestionNlp {
 /** A month, with its day and year when they follow ("March 4", "July 4, 1776"). */
 const MONTH_DATE = new RegExp(`\\b(${MONTH_NAMES.join('|')})(\\s+\\d{1,2})?(,?\\s+\\d{4})?`, 'g');
 
+const PAIRS: Record<string, string> = { '(': ')', '[': ']', '{': '}' };
+const count = (text: string, char: string) => text.split(char).length - 1;
+
+/**
+ * An entity without the punctuation the tagger leaves on it: trailing ",.;:!?'\"", brackets around it ("[Acme Corp]"),
+ * and a bracket of the question's that the entity does not close or open ("931)" of "(rfc 931)", "(500" of "(500 MB)").
+ * A balanced one inside stays ("f(x)").
+ */
+export function trimEntity(entity: string): string {
+  let text = entity.trim();
+  for (let before = ''; before !== text;) {
+    before = text;
+    text = text.replace(/[,.;:!?'"]+$/g, '').trim();
+    const [first, last] = [text[0] ?? '', text.at(-1) ?? ''];
+    if (PAIRS[first] && PAIRS[first] === last) text = text.slice(1, -1).trim();
+    else if (PAIRS[first] && count(text, first) > count(text, PAIRS[first])) text = text.slice(1).trim();
+    else {
+      const opener = Object.keys(PAIRS).find((o) => PAIRS[o] === last);
+      if (opener && count(text, last) > count(text, opener)) text = text.slice(0, -1).trim();
+    }
+  }
+  return text;
+}
+
 export function extractEntities(question: string): Entities {
   const doc = nlp(question);
-  const clean = (xs: string[]) => [...new Set(xs.map((x) => x.replace(/[,.;:!?'"]+$/g, '').trim()).filter(Boolean))];
+  const clean = (xs: string[]) => [...new Set(xs.map(trimEntity).filter(Boolean))];
   const years = question.match(MODERN_YEARS) ?? [];
   const months = question.match(MONTH_DATE) ?? [];
   return {
