@@ -40,6 +40,8 @@ async function sentimentPages(app: FastifyInstance) {
       return reply.page('sentiment', 'Sentiment analysis: result', { text, error: null, result, weakSpots, reading });
     } catch (err) {
       if (err instanceof TextHttpError && err.statusCode === 503) return fail(503, 'The models are still loading. Please try again in a moment.');
+      // Only control characters or broken characters: nothing to read.
+      if (err instanceof TextHttpError && err.statusCode === 400) return fail(400, 'Please enter some text to analyse.');
       request.log.error({ err }, 'sentiment page failed');
       return fail(500, 'The analysis failed. Please try again.');
     }

@@ -110,9 +110,15 @@ describe('POST /analyze/sentiment without an LLM key', () => {
     const bad = await post(app, '{"text": "unterminated', { 'content-type': 'application/json' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toEqual({ detail: 'Invalid input format', reason: expect.stringMatching(/^Request body is not valid JSON/) });
-    for (const text of ['', '   \n\t ']) {
-      expect((await post(app, { text })).json()).toEqual({ detail: 'Invalid input format', reason: 'text is empty' });
+    // Blank once read: control characters (a NUL gave 500), a lone surrogate, zero-width, formatting and combining
+    // characters (these were scored "positive 0.68", the models' answer to an empty input).
+    for (const text of ['', '   \n\t ', '\u0000', '\u0000\ud800', '\udc00', '\u200b\u200b', '\u00ad\u0301\ufeff', '\u{E0041}']) {
+      const res = await post(app, { text });
+      expect(res.statusCode, JSON.stringify(text)).toBe(400);
+      expect(res.json()).toEqual({ detail: 'Invalid input format', reason: 'text is empty' });
     }
+    // A control character between words is a space: the words are read.
+    expect((await post(app, { text: 'a wonderful\u0000movie' })).statusCode).toBe(200);
   });
 
   it('415 for a body in a media type it does not take', async () => {

@@ -56,8 +56,8 @@ export async function sentimentRoutes(app: FastifyInstance, opts: { service: Sen
         summary: 'Sentiment, seven emotions and an interpretation of a text of any length',
         description:
           'The text is split into chunks of at most 510 tokens (at sentence ends where possible); every chunk is ' +
-          'classified and the probabilities are the unweighted mean over chunks. An empty or whitespace-only text ' +
-          'gets 400 `{detail: "Invalid input format", reason: "text is empty"}`; a text over the size limit gets 413.',
+          'classified and the probabilities are the unweighted mean over chunks. An empty or whitespace-only text, or ' +
+          'one of only control, zero-width or formatting characters, gets 400 `{detail: "Invalid input format", reason: "text is empty"}`; a text over the size limit gets 413.',
         body: z.strictObject({ text: z.string().describe('the text to analyse').meta({ example: 'I love this movie, it was absolutely wonderful!' }) }),
         response: { 200: SentimentResponseSchema, 400: DetailSchema, 413: DetailSchema, 415: DetailSchema, 500: DetailSchema, 503: DetailSchema },
       },

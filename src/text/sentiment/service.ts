@@ -96,9 +96,15 @@ export interface SentimentResult {
   warnings: string[];
 }
 
-/** Control characters (a NUL between two words) are not read by the tokenizer and would join the words around them. */
+/**
+ * Control characters (a NUL between two words) are not read by the tokenizer and would join the words around them; a
+ * lone surrogate (half of a character, from text cut or decoded badly) is no character at all. Both read as spaces.
+ */
 // eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\p{Cs}]/gu;
+
+/** The text as the models read it. */
+export const readableInput = (text: string) => text.replace(CONTROL, ' ');
 
 /** A warning when at least half the text's tokens are words the sentiment model does not know. */
 function unknownWords({ tokens, unknown }: Pick<ChunkScores, 'tokens' | 'unknown'>): string[] {
@@ -224,9 +230,11 @@ export class SentimentService {
   ) {}
 
   async analyze(input: string): Promise<SentimentResult> {
+    const text = readableInput(input);
+    // Nothing to read once control characters are spaces: refused like an empty text, never scored (a made-up reading).
+    if (!text.trim()) throw new TextHttpError(400, 'Invalid input format', { reason: 'text is empty' });
     // The models are loaded here in any case: the loading states (503 while loading or after a failure) are this one's.
     const models = await this.loader.acquire();
-    const text = input.replace(CONTROL, ' ');
     let scored: ChunkScores;
     try {
       scored = this.longTexts && text.length > this.longTexts.minChars ? await this.longTexts.score(text) : await scoreChunks(models, text);
@@ -235,6 +243,9 @@ export class SentimentService {
       this.log.error({ err }, 'sentiment inference failed');
       throw new TextHttpError(500, 'Analysis failed: the models could not process this text');
     }
+    // No token at all (only zero-width, formatting or combining characters): the scores would be the models' answer to
+    // an empty input, so the text is refused as empty.
+    if (!scored.tokens) throw new TextHttpError(400, 'Invalid input format', { reason: 'text is empty' });
     const { chunks, sentiment: perChunkSentiment, emotion: perChunkEmotion } = scored;
     const warnings = unknownWords(scored);
     // Every chunk counts the same: the spec's mean over chunks (a short last chunk weighs as much as a full one).
