@@ -215,6 +215,9 @@ export function frameworkErrors(detailPrefixes: readonly string[] = []) {
   };
 }
 
+/** The longest path an error message repeats. */
+const MAX_SHOWN_PATH = 200;
+
 export interface ErrorHandlerOptions {
   /** Renders the HTML 404 page for browsers; JSON is used when absent. */
   renderNotFoundPage?: (request: FastifyRequest, reply: FastifyReply) => unknown;
@@ -291,10 +294,12 @@ async function errorsPlugin(app: FastifyInstance, opts: ErrorHandlerOptions) {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0]!;
-    const detailBody = opts.detailPrefixes?.some((prefix) => path.startsWith(prefix)) ?? false;
+    // A path is echoed back, cut at 200 characters: a 10,000-character one should not come back twice in the body.
+    const fullPath = request.url.split('?')[0]!;
+    const path = fullPath.length > MAX_SHOWN_PATH ? `${fullPath.slice(0, MAX_SHOWN_PATH)}…` : fullPath;
+    const detailBody = opts.detailPrefixes?.some((prefix) => fullPath.startsWith(prefix)) ?? false;
     // The path exists with other methods ("GET /rag/ask"): 405 with the methods it takes.
-    const allowed = METHODS.filter((method) => method !== request.method && app.hasRoute({ method, url: path }));
+    const allowed = METHODS.filter((method) => method !== request.method && app.hasRoute({ method, url: fullPath }));
     if (allowed.length) {
       const message = `${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}`;
       reply.code(405).header('allow', allowed.join(', '));

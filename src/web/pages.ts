@@ -73,6 +73,10 @@ export function stateInWords(name: string, c: Record<string, unknown>): string {
   }
 }
 
-export const renderNotFound = (request: { url: string }, reply: FastifyReply) => reply.page('not-found', 'Page not found', { path: request.url.split('?')[0] });
+export const renderNotFound = (request: { url: string }, reply: FastifyReply) => {
+  const path = request.url.split('?')[0]!;
+  // Cut like the JSON bodies' path: a 10,000-character one need not come back whole.
+  return reply.page('not-found', 'Page not found', { path: path.length > 200 ? `${path.slice(0, 200)}…` : path });
+};
 
 export default fp(pagesPlugin, { name: 'pages', dependencies: ['health'] });

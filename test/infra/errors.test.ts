@@ -174,6 +174,21 @@ describe('error bodies', () => {
     expect(long.json()).toEqual({ error: 'URITooLong', message: expect.stringMatching(/too long/), details: {} });
   });
 
+  it('repeats at most 200 characters of a long unknown path', async () => {
+    const long = `/${'a'.repeat(10_000)}`;
+    const res = await app.inject({ url: long });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({
+      error: 'NotFound',
+      message: `No route for GET ${long.slice(0, 200)}…`,
+      details: { method: 'GET', path: `${long.slice(0, 200)}…` },
+    });
+    const page = await app.inject({ url: long, headers: { accept: 'text/html' } });
+    expect(page.statusCode).toBe(404);
+    expect(page.body.length).toBeLessThan(5_000);
+    expect(page.body).toContain(`${long.slice(0, 200)}…`);
+  });
+
   it('gives browsers an HTML 404 page elsewhere', async () => {
     const res = await app.inject({ url: '/nowhere', headers: { accept: 'text/html,application/xhtml+xml' } });
     expect(res.statusCode).toBe(404);
