@@ -5,7 +5,7 @@ import formbody from '@fastify/formbody';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { type Config, ensureDataDirs, loadConfig } from './infra/config.js';
 import database, { type DatabaseOptions } from './infra/database.js';
-import errors, { frameworkErrors } from './infra/errors.js';
+import errors, { clientErrors, frameworkErrors } from './infra/errors.js';
 import workers from './infra/worker-pool.js';
 import health from './infra/health.js';
 import httpExtras from './infra/http-extras.js';
@@ -69,6 +69,7 @@ export async function buildApp(opts: BuildOptions = {}) {
     requestIdHeader: false,
     genReqId: (req) => incomingRequestId(req.headers['x-request-id']) ?? randomUUID(),
     frameworkErrors: frameworkErrors(TEXT_API_PREFIXES),
+    clientErrorHandler: clientErrors,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

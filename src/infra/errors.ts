@@ -1,6 +1,7 @@
 // One error handler for the whole service: documented 4xx bodies, 5xx without internals, JSON or HTML 404.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, errorCodes } from 'fastify';
 import fp from 'fastify-plugin';
 import { parse as parseJson } from 'secure-json-parse';
@@ -213,6 +214,34 @@ export function frameworkErrors(detailPrefixes: readonly string[] = []) {
     const detailBody = detailPrefixes.some((prefix) => request.url.startsWith(prefix));
     void reply.code(status).send(detailBody ? { detail: message, ...details } : { error, message, details });
   };
+}
+
+/** What Node's HTTP parser refuses before Fastify sees a request, in the service's error body. */
+const CLIENT_ERRORS: Record<string, { status: number; error: string; message: string }> = {
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, error: 'RequestTimeout', message: 'The request did not arrive in time' },
+  HPE_HEADER_OVERFLOW: {
+    status: 431,
+    error: 'RequestHeaderFieldsTooLarge',
+    message: 'The request line and headers are over the size limit (a URL or header of about 16 KB or more)',
+  },
+};
+
+/**
+ * Fastify's clientErrorHandler: a request the HTTP parser refuses (a 100,000-character URL, a header block over Node's
+ * limit, a timeout, bytes that are not HTTP) is answered in the `{error, message, details}` body, as Fastify's default
+ * does in its own `{error, message, statusCode}`, and the connection closes.
+ */
+export function clientErrors(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const known = (err.code && CLIENT_ERRORS[err.code]) || { status: 400, error: 'BadRequest', message: 'The request is not valid HTTP' };
+  // The code only: the error carries the raw bytes received, which may hold a user's text.
+  this.log.debug({ code: err.code }, 'client error');
+  if (socket.writable) {
+    const body = JSON.stringify({ error: known.error, message: known.message, details: {} });
+    const head = `HTTP/1.1 ${known.status} ${STATUS_CODES[known.status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close`;
+    socket.write(`${head}\r\n\r\n${body}`);
+  }
+  socket.destroy(err);
 }
 
 /** The longest path an error message repeats. */

@@ -1,3 +1,5 @@
+import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -187,6 +189,38 @@ describe('error bodies', () => {
     expect(page.statusCode).toBe(404);
     expect(page.body.length).toBeLessThan(5_000);
     expect(page.body).toContain(`${long.slice(0, 200)}…`);
+  });
+
+  it("answers what Node's HTTP parser refuses in the same body, and closes the connection", async () => {
+    const server = await makeApp({});
+    try {
+      await server.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = server.server.address() as AddressInfo;
+      const raw = (request: string) =>
+        new Promise<string>((resolve, reject) => {
+          const socket = connect(port, '127.0.0.1', () => socket.end(request));
+          let data = '';
+          socket.on('data', (chunk) => (data += chunk.toString()));
+          socket.on('close', () => resolve(data));
+          socket.on('error', reject);
+        });
+      const huge = await raw(`GET /${'a'.repeat(100_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`);
+      expect(huge).toMatch(/^HTTP\/1\.1 431 /);
+      expect(JSON.parse(huge.slice(huge.indexOf('\r\n\r\n') + 4))).toEqual({
+        error: 'RequestHeaderFieldsTooLarge',
+        message: expect.stringMatching(/size limit/),
+        details: {},
+      });
+      const garbage = await raw('NOT HTTP AT ALL\r\n\r\n');
+      expect(garbage).toMatch(/^HTTP\/1\.1 400 /);
+      expect(JSON.parse(garbage.slice(garbage.indexOf('\r\n\r\n') + 4))).toEqual({
+        error: 'BadRequest',
+        message: 'The request is not valid HTTP',
+        details: {},
+      });
+    } finally {
+      await server.close();
+    }
   });
 
   it('gives browsers an HTML 404 page elsewhere', async () => {
