@@ -1,6 +1,7 @@
 // Locates the project root (the folder holding package.json) from source or compiled code alike.
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { homedir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 function findRoot(start: string): string {
@@ -15,8 +16,12 @@ function findRoot(start: string): string {
 
 export const PROJECT_ROOT = findRoot(dirname(fileURLToPath(import.meta.url)));
 
-/** Resolves a path from config: absolute paths stay, relative ones are taken from the project root. */
+/**
+ * Resolves a path from config: absolute paths stay, "~" or "~/..." is the home folder (a .env file or a quoted value
+ * is not expanded by a shell), and other relative ones are taken from the project root.
+ */
 export function fromRoot(p: string): string {
+  if (p === '~' || p.startsWith('~/')) return join(homedir(), p.slice(1));
   return resolve(PROJECT_ROOT, p);
 }
 

@@ -1,7 +1,9 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { homedir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, ensureDataDirs, loadConfig } from '../../src/infra/config.js';
+import { PROJECT_ROOT, fromRoot } from '../../src/infra/paths.js';
 import { tempDir } from '../helpers/app.js';
 
 function configDir(files: Record<string, string>): string {
@@ -104,5 +106,16 @@ describe('README configuration table', () => {
     const readme = readFileSync(fromRoot('README.md'), 'utf8');
     expect(readme).toBe(withConfigTable(readme));
     for (const name of ['DOCS_DIR', 'CHROMA_URL', 'EMBEDDING_MODEL', 'RERANK_MODEL', 'RAG_MIN_SEMANTIC']) expect(readme).toContain(`| \`${name}\` |`);
+  });
+});
+
+describe('paths from the configuration', () => {
+  it('reads ~/ as the home folder, a relative path from the project folder, and keeps an absolute one', () => {
+    expect(fromRoot('~/notes')).toBe(join(homedir(), 'notes'));
+    expect(fromRoot('~')).toBe(homedir());
+    expect(fromRoot('data')).toBe(join(PROJECT_ROOT, 'data'));
+    expect(fromRoot('/srv/docs')).toBe('/srv/docs');
+    // Only a leading "~/" is the home folder: "~other" is a folder of that name in the project.
+    expect(fromRoot('~other/x')).toBe(join(PROJECT_ROOT, '~other', 'x'));
   });
 });
