@@ -236,13 +236,21 @@ export function clientErrors(this: FastifyInstance, err: NodeJS.ErrnoException, 
   const known = (err.code && CLIENT_ERRORS[err.code]) || { status: 400, error: 'BadRequest', message: 'The request is not valid HTTP' };
   // The code only: the error carries the raw bytes received, which may hold a user's text.
   this.log.debug({ code: err.code }, 'client error');
-  if (socket.writable) {
-    const body = JSON.stringify({ error: known.error, message: known.message, details: {} });
-    const head = `HTTP/1.1 ${known.status} ${STATUS_CODES[known.status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close`;
-    socket.write(`${head}\r\n\r\n${body}`);
+  if (!socket.writable) {
+    socket.destroy();
+    return;
   }
-  socket.destroy(err);
+  const body = JSON.stringify({ error: known.error, message: known.message, details: {} });
+  const head = `HTTP/1.1 ${known.status} ${STATUS_CODES[known.status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close`;
+  socket.end(`${head}\r\n\r\n${body}`);
+  // What the client still sends is read and dropped for a moment, so that it gets the answer rather than a reset
+  // (closing a socket with unread bytes resets it).
+  socket.resume();
+  setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS).unref();
 }
+
+/** How long a refused request's connection stays open to drain what the client still sends. */
+const CLIENT_ERROR_LINGER_MS = 1000;
 
 /** The longest path an error message repeats. */
 const MAX_SHOWN_PATH = 200;
