@@ -252,8 +252,11 @@ export function clientErrors(this: FastifyInstance, err: NodeJS.ErrnoException, 
 /** How long a refused request's connection stays open to drain what the client still sends. */
 const CLIENT_ERROR_LINGER_MS = 1000;
 
-/** The longest path an error message repeats. */
-const MAX_SHOWN_PATH = 200;
+/** A request's path as an error repeats it: without its query, cut at 200 characters (a 10,000-character one too). */
+export function shownPath(url: string): string {
+  const path = url.split('?')[0]!;
+  return path.length > 200 ? `${path.slice(0, 200)}…` : path;
+}
 
 export interface ErrorHandlerOptions {
   /** Renders the HTML 404 page for browsers; JSON is used when absent. */
@@ -331,9 +334,8 @@ async function errorsPlugin(app: FastifyInstance, opts: ErrorHandlerOptions) {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    // A path is echoed back, cut at 200 characters: a 10,000-character one should not come back twice in the body.
     const fullPath = request.url.split('?')[0]!;
-    const path = fullPath.length > MAX_SHOWN_PATH ? `${fullPath.slice(0, MAX_SHOWN_PATH)}…` : fullPath;
+    const path = shownPath(request.url);
     const detailBody = opts.detailPrefixes?.some((prefix) => fullPath.startsWith(prefix)) ?? false;
     // The path exists with other methods ("GET /rag/ask"): 405 with the methods it takes.
     const allowed = METHODS.filter((method) => method !== request.method && app.hasRoute({ method, url: fullPath }));

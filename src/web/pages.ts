@@ -4,6 +4,7 @@ import view from '@fastify/view';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { Eta } from 'eta';
+import { shownPath } from '../infra/errors.js';
 import { PROJECT_ROOT, SERVICE_VERSION } from '../infra/paths.js';
 
 export interface NavLink {
@@ -73,10 +74,6 @@ export function stateInWords(name: string, c: Record<string, unknown>): string {
   }
 }
 
-export const renderNotFound = (request: { url: string }, reply: FastifyReply) => {
-  const path = request.url.split('?')[0]!;
-  // Cut like the JSON bodies' path: a 10,000-character one need not come back whole.
-  return reply.page('not-found', 'Page not found', { path: path.length > 200 ? `${path.slice(0, 200)}…` : path });
-};
+export const renderNotFound = (request: { url: string }, reply: FastifyReply) => reply.page('not-found', 'Page not found', { path: shownPath(request.url) });
 
 export default fp(pagesPlugin, { name: 'pages', dependencies: ['health'] });
