@@ -1,5 +1,5 @@
 // One error handler for the whole service: documented 4xx bodies, 5xx without internals, JSON or HTML 404.
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, errorCodes } from 'fastify';
@@ -9,7 +9,10 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import { z } from 'zod';
 import { AppError, type ErrorBody } from './app-error.js';
 import type { Config } from './config.js';
+import { logEarlyAnswer } from './logging.js';
 import { isLocalRequest, operatorMode } from './operator-access.js';
+import { requestPath } from './paths.js';
+import { SECURITY_HEADERS } from './security-headers.js';
 import { WorkersBusyError } from './worker-pool.js';
 
 export { AppError, type ErrorBody };
@@ -212,7 +215,12 @@ export function frameworkErrors(detailPrefixes: readonly string[] = []) {
     // A 5xx body carries the request id, as every other one does.
     const details = known ? {} : { request_id: request.id };
     const detailBody = detailPrefixes.some((prefix) => request.url.startsWith(prefix));
-    void reply.code(status).send(detailBody ? { detail: message, ...details } : { error, message, details });
+    // No hook runs for these answers: the headers and the log line of every other answer are given here.
+    void reply
+      .code(status)
+      .headers({ ...SECURITY_HEADERS, 'x-request-id': request.id })
+      .send(detailBody ? { detail: message, ...details } : { error, message, details });
+    logEarlyAnswer(request, reply, { error, message });
   };
 }
 
@@ -234,15 +242,24 @@ const CLIENT_ERRORS: Record<string, { status: number; error: string; message: st
 export function clientErrors(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Duplex): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   const known = (err.code && CLIENT_ERRORS[err.code]) || { status: 400, error: 'BadRequest', message: 'The request is not valid HTTP' };
+  const reqId = randomUUID();
   // The code only: the error carries the raw bytes received, which may hold a user's text.
-  this.log.debug({ code: err.code }, 'client error');
+  const client = 'remoteAddress' in socket ? socket.remoteAddress : undefined;
+  this.log.warn({ reqId, client, status: known.status, error: { error: known.error, code: err.code } }, 'request refused by the HTTP parser');
   if (!socket.writable) {
     socket.destroy();
     return;
   }
   const body = JSON.stringify({ error: known.error, message: known.message, details: {} });
-  const head = `HTTP/1.1 ${known.status} ${STATUS_CODES[known.status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close`;
-  socket.end(`${head}\r\n\r\n${body}`);
+  const headers = {
+    ...SECURITY_HEADERS,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(body)),
+    'x-request-id': reqId,
+    connection: 'close',
+  };
+  const head = [`HTTP/1.1 ${known.status} ${STATUS_CODES[known.status]}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+  socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
   // What the client still sends is read and dropped for a moment, so that it gets the answer rather than a reset
   // (closing a socket with unread bytes resets it).
   socket.resume();
@@ -253,10 +270,7 @@ export function clientErrors(this: FastifyInstance, err: NodeJS.ErrnoException, 
 const CLIENT_ERROR_LINGER_MS = 1000;
 
 /** A request's path as an error repeats it: without its query, cut at 200 characters (a 10,000-character one too). */
-export function shownPath(url: string): string {
-  const path = url.split('?')[0]!;
-  return path.length > 200 ? `${path.slice(0, 200)}…` : path;
-}
+export const shownUrlPath = (url: string): string => requestPath(url, 200);
 
 export interface ErrorHandlerOptions {
   /** Renders the HTML 404 page for browsers; JSON is used when absent. */
@@ -335,7 +349,7 @@ async function errorsPlugin(app: FastifyInstance, opts: ErrorHandlerOptions) {
 
   app.setNotFoundHandler((request, reply) => {
     const fullPath = request.url.split('?')[0]!;
-    const path = shownPath(request.url);
+    const path = shownUrlPath(request.url);
     const detailBody = opts.detailPrefixes?.some((prefix) => fullPath.startsWith(prefix)) ?? false;
     // The path exists with other methods ("GET /rag/ask"): 405 with the methods it takes.
     const allowed = METHODS.filter((method) => method !== request.method && app.hasRoute({ method, url: fullPath }));

@@ -1,10 +1,11 @@
 // pino options and the one-line-per-request log (client, method, path, status, duration, payload, result). Users'
 // free text (sentiment texts, questions, queries) is logged as its length and a hash unless LOG_TEXT is on.
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Logger, type LoggerOptions, pino } from 'pino';
 import fp from 'fastify-plugin';
 import type { Config } from './config.js';
+import { requestPath } from './paths.js';
 
 /** Keys whose values never reach a log line, at any depth of a payload or result. */
 const SECRET_KEY = /(authorization|cookie|api[-_]?key|password|passwd|secret|token|database_url)/i;
@@ -128,12 +129,8 @@ async function requestLogPlugin(app: FastifyInstance, opts: RequestLogOptions) {
     const outcome = free ? (status < 400 && free.summary ? free.summary(request.responsePayload) : { logged: false }) : request.responsePayload;
     const error = expected ? request.responsePayload : errorSummary(request.responsePayload);
     const line = {
-      client: request.ip,
-      method: request.method,
-      path: request.url.split('?')[0],
+      ...lineOf(request, reply),
       route: request.routeOptions.url,
-      status,
-      duration_ms: Math.round(reply.elapsedTime * 100) / 100,
       payload: forLog(body),
       ...(status >= 400 ? { error: forLog(error) } : { result: forLog(outcome) }),
       ...(request.internalError ? { internal: request.internalError } : {}),
@@ -145,6 +142,30 @@ async function requestLogPlugin(app: FastifyInstance, opts: RequestLogOptions) {
     else if (status >= 400 && !probeAnswer) request.log.warn(line, 'request');
     else request.log.info(line, 'request');
   });
+}
+
+/** How long a logged path may be: a 10,000-character one would make a 10 KB line. */
+const LOGGED_PATH_CHARS = 1000;
+
+/** What every request line starts with. */
+function lineOf(request: FastifyRequest, reply: FastifyReply) {
+  return {
+    client: request.ip,
+    method: request.method,
+    path: requestPath(request.url, LOGGED_PATH_CHARS),
+    status: reply.statusCode,
+    duration_ms: Math.round(reply.elapsedTime * 100) / 100,
+  };
+}
+
+/**
+ * The request line of an answer given where no hook runs (an error Fastify meets before routing): the start of every
+ * line and the error's body, at warning level (a client's error) or error level.
+ */
+export function logEarlyAnswer(request: FastifyRequest, reply: FastifyReply, error: Record<string, unknown>): void {
+  const line = { ...lineOf(request, reply), error: forLog(error) };
+  if (reply.statusCode >= 500) request.log.error(line, 'request');
+  else request.log.warn(line, 'request');
 }
 
 export const requestLog = fp(requestLogPlugin, { name: 'request-log' });

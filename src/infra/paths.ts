@@ -35,6 +35,12 @@ export function shownPath(p: string): string {
   return inside && !inside.startsWith('..') && !isAbsolute(inside) ? inside : basename(absolute);
 }
 
+/** A request's path as an answer or the log repeats it: without its query, cut at `max` characters. */
+export function requestPath(url: string, max: number): string {
+  const path = url.split('?')[0]!;
+  return path.length > max ? `${path.slice(0, max)}…` : path;
+}
+
 const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as {
   name: string;
   version: string;

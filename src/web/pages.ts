@@ -4,7 +4,7 @@ import view from '@fastify/view';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { Eta } from 'eta';
-import { shownPath } from '../infra/errors.js';
+import { shownUrlPath } from '../infra/errors.js';
 import { PROJECT_ROOT, SERVICE_VERSION } from '../infra/paths.js';
 
 export interface NavLink {
@@ -74,6 +74,6 @@ export function stateInWords(name: string, c: Record<string, unknown>): string {
   }
 }
 
-export const renderNotFound = (request: { url: string }, reply: FastifyReply) => reply.page('not-found', 'Page not found', { path: shownPath(request.url) });
+export const renderNotFound = (request: { url: string }, reply: FastifyReply) => reply.page('not-found', 'Page not found', { path: shownUrlPath(request.url) });
 
 export default fp(pagesPlugin, { name: 'pages', dependencies: ['health'] });

@@ -176,6 +176,17 @@ describe('error bodies', () => {
     expect(long.json()).toEqual({ error: 'URITooLong', message: expect.stringMatching(/too long/), details: {} });
   });
 
+  it('sends the headers of every answer with errors met before routing: no sniffing, no framing, the request id', async () => {
+    for (const url of ['/%00%ff', `/api/collection/runs/${'a'.repeat(500)}`]) {
+      const res = await app.inject({ url, headers: { 'x-request-id': 'trace-42' } });
+      expect(res.statusCode).toBeGreaterThanOrEqual(400);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['content-security-policy']).toMatch(/default-src 'self'/);
+      expect(res.headers['x-request-id']).toBe('trace-42');
+    }
+  });
+
   it('repeats at most 200 characters of a long unknown path', async () => {
     const long = `/${'a'.repeat(10_000)}`;
     const res = await app.inject({ url: long });
@@ -206,6 +217,10 @@ describe('error bodies', () => {
         });
       const huge = await raw(`GET /${'a'.repeat(100_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`);
       expect(huge).toMatch(/^HTTP\/1\.1 431 /);
+      const head = huge.slice(0, huge.indexOf('\r\n\r\n')).toLowerCase();
+      expect(head).toContain('\r\nx-content-type-options: nosniff');
+      expect(head).toContain('\r\nx-frame-options: deny');
+      expect(head).toMatch(/\r\nx-request-id: [0-9a-f-]{36}/);
       expect(JSON.parse(huge.slice(huge.indexOf('\r\n\r\n') + 4))).toEqual({
         error: 'RequestHeaderFieldsTooLarge',
         message: expect.stringMatching(/size limit/),

@@ -1,3 +1,5 @@
+import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
@@ -67,6 +69,41 @@ describe('request log levels', () => {
     expect(level('/ready')).toBe(30);
     expect(level('/api/broken')).toBe(50);
     expect(level('/api/unconfigured')).toBe(40);
+  });
+
+  it('logs errors met before routing like any other request, and a long path cut short', async () => {
+    const { stream, lines } = logLines();
+    const app = await buildApp({ config: testConfig({ RAG_INDEX_ON_START: false }), logStream: stream });
+    const long = `/${'a'.repeat(10_000)}`;
+    expect((await app.inject({ url: '/%00%ff?q=1', headers: { 'x-request-id': 'trace-7' } })).statusCode).toBe(400);
+    expect((await app.inject({ url: `/api/collection/runs/${'b'.repeat(500)}` })).statusCode).toBe(414);
+    expect((await app.inject({ url: long })).statusCode).toBe(404);
+    await app.close();
+    const requests = lines.filter((l) => l.msg === 'request');
+    expect(requests.find((l) => l.status === 400)).toMatchObject({ level: 40, reqId: 'trace-7', method: 'GET', path: '/%00%ff', client: '127.0.0.1' });
+    expect(requests.find((l) => l.status === 400)!.error).toMatchObject({ error: 'BadRequest' });
+    expect(requests.find((l) => l.status === 414)).toMatchObject({ level: 40, error: { error: 'URITooLong' } });
+    const notFound = requests.find((l) => l.status === 404)!;
+    expect(String(notFound.path).length).toBeLessThan(1_100);
+    expect(notFound.path).toBe(`${long.slice(0, 1_000)}…`);
+  });
+
+  it('logs a request the HTTP parser refuses as a warning with its code and status, never the bytes received', async () => {
+    const { stream, lines } = logLines();
+    const app = await buildApp({ config: testConfig({ RAG_INDEX_ON_START: false }), logStream: stream });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as AddressInfo;
+    await new Promise<void>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => socket.end('NOT HTTP my-secret-bytes\r\n\r\n'));
+      socket.on('data', () => {});
+      socket.on('close', () => resolve());
+      socket.on('error', reject);
+    });
+    await app.close();
+    const refused = lines.find((l) => l.msg === 'request refused by the HTTP parser');
+    expect(refused).toMatchObject({ level: 40, status: 400, client: '127.0.0.1', error: { error: 'BadRequest', code: expect.stringMatching(/^HPE_/) } });
+    expect(refused!.reqId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(JSON.stringify(lines)).not.toContain('my-secret-bytes');
   });
 });
 
