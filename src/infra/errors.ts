@@ -196,6 +196,9 @@ declare module 'fastify' {
   }
 }
 
+/** Whether an error at this URL is answered in the text API's `{detail}` body. */
+const answersWithDetail = (url: string, detailPrefixes: readonly string[]) => detailPrefixes.some((prefix) => url.startsWith(prefix));
+
 /** What Fastify's errors before routing mean to a client. */
 const BEFORE_ROUTING: Record<string, { status: number; error: string; message: string }> = {
   FST_ERR_BAD_URL: { status: 400, error: 'BadRequest', message: 'The URL is malformed: a percent-encoded part of it (%XX) does not decode to text' },
@@ -214,7 +217,7 @@ export function frameworkErrors(detailPrefixes: readonly string[] = []) {
     const { status, error, message } = known ?? { status: 500, error: 'InternalServerError', message: 'The request could not be routed' };
     // A 5xx body carries the request id, as every other one does.
     const details = known ? {} : { request_id: request.id };
-    const detailBody = detailPrefixes.some((prefix) => request.url.startsWith(prefix));
+    const detailBody = answersWithDetail(request.url, detailPrefixes);
     // No hook runs for these answers: the headers and the log line of every other answer are given here.
     void reply
       .code(status)
@@ -350,7 +353,7 @@ async function errorsPlugin(app: FastifyInstance, opts: ErrorHandlerOptions) {
   app.setNotFoundHandler((request, reply) => {
     const fullPath = request.url.split('?')[0]!;
     const path = shownUrlPath(request.url);
-    const detailBody = opts.detailPrefixes?.some((prefix) => fullPath.startsWith(prefix)) ?? false;
+    const detailBody = answersWithDetail(fullPath, opts.detailPrefixes ?? []);
     // The path exists with other methods ("GET /rag/ask"): 405 with the methods it takes.
     const allowed = METHODS.filter((method) => method !== request.method && app.hasRoute({ method, url: fullPath }));
     if (allowed.length) {

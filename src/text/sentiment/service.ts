@@ -104,7 +104,7 @@ export interface SentimentResult {
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\p{Cs}]/gu;
 
 /** The text as the models read it. */
-export const readableInput = (text: string) => text.replace(CONTROL, ' ');
+const readableInput = (text: string) => text.replace(CONTROL, ' ');
 
 /** A warning when at least half the text's tokens are words the sentiment model does not know. */
 function unknownWords({ tokens, unknown }: Pick<ChunkScores, 'tokens' | 'unknown'>): string[] {
