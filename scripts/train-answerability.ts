@@ -7,6 +7,8 @@
 // - choose the threshold on SQuAD 2.0's development articles and the same halves: the one with the best strict share
 //   right over the collections, SQuAD 2.0 F1 breaking ties; the confidence levels are the terciles of the answered
 //   questions' probabilities there.
+// The questions of eval/trials and train/qa (user-like development folders) are asked too and shown in the threshold
+// sweep beside the halves (trials_right, train_qa_right), never fitted or chosen on.
 // The test halves and SQuAD 2.0's test articles are never read. Writes models/text/reader/answerability.json and
 // docs/results/answerability.json. The fit has no random state, but the passages' similarity scores vary slightly
 // between index builds, so a re-run need not give the same file byte for byte.
@@ -30,6 +32,7 @@ import { writeResults } from './lib/results.js';
 import {
   COLLECTIONS_DIR,
   type AskOutcome,
+  type CollectionQuestion,
   bar,
   listCollections,
   readQuestions,
@@ -46,11 +49,19 @@ const OPEN = ANSWER_EVERY_READING;
 const { values: args } = parseArgs({ options: { 'evaluate-only': { type: 'boolean', default: false }, rows: { type: 'string' } } });
 const evaluateOnly = args['evaluate-only'];
 
+/**
+ * User-like development folders laid out as eval/collections: every question of each is asked and shown in the threshold
+ * sweep beside the halves, never fitted or chosen on (eval/trials: folders tried as a new user would; train/qa: the
+ * reader's training sets of other kinds of text, which no decision was fitted on).
+ */
+const SHOWN_SETS = { trials: 'eval/trials', train_qa: 'train/qa' } as const;
+type ShownSet = keyof typeof SHOWN_SETS;
+
 interface Row {
-  set: 'squad2' | 'collection';
+  set: 'squad2' | 'collection' | ShownSet;
   /** The collection's name (squad2 for SQuAD 2.0's articles). */
   name: string;
-  role: 'fit' | 'choose';
+  role: 'fit' | 'choose' | 'shown';
   /** Features of the reading, or null when the pipeline refused before any reading (always refused). */
   x: number[] | null;
   /** Score when answered (F1 or strictly right), and when refused (1 for an unanswerable question). */
@@ -87,17 +98,16 @@ async function squad2Rows() {
   }
 }
 
-async function collectionRows(name: string) {
-  const questions = readQuestions(name).filter((q) => splitOf(name, q.id) === 'dev');
+/** The rows of a folder's questions (`<dir>/<name>/docs` and its questions.json), scored strictly, in the given roles. */
+async function folderRows(dir: string, name: string, questions: CollectionQuestion[], set: Row['set'], roles: Row['role'][]) {
   await withFolder(
-    join(COLLECTIONS_DIR, name, 'docs'),
+    join(dir, name, 'docs'),
     async (ask) => {
       const b = bar(questions.length, name);
       for (const q of questions) {
         const r = await ask(q.question);
         const answered = verdictOf(q, { ...r, refused: false }) === 'right' ? 1 : 0;
-        // The development halves both fit the weights and take part in choosing the threshold.
-        for (const role of ['fit', 'choose'] as const) record('collection', name, role, r, answered, q.answerable ? 0 : 1);
+        for (const role of roles) record(set, name, role, r, answered, q.answerable ? 0 : 1);
         b.increment();
       }
       b.stop();
@@ -107,7 +117,22 @@ async function collectionRows(name: string) {
 }
 
 await squad2Rows();
-for (const name of listCollections()) await collectionRows(name);
+// The development halves both fit the weights and take part in choosing the threshold.
+for (const name of listCollections())
+  await folderRows(
+    COLLECTIONS_DIR,
+    name,
+    readQuestions(name).filter((q) => splitOf(name, q.id) === 'dev'),
+    'collection',
+    ['fit', 'choose'],
+  );
+for (const [set, folder] of Object.entries(SHOWN_SETS) as [ShownSet, string][]) {
+  const dir = fromRoot(folder);
+  for (const name of listCollections(dir)) {
+    const questions = readQuestions(name, dir).map((q) => ({ ...q, answerable: q.answerable !== false }));
+    await folderRows(dir, name, questions, set, ['shown']);
+  }
+}
 // --rows FILE: every row (features, scores, set and role) for analysis outside this script.
 if (args.rows) writeFileSync(args.rows, JSON.stringify({ features: ANSWERABILITY_FEATURES, rows }));
 
@@ -126,10 +151,17 @@ function sweep(weights: Omit<Answerability, 'threshold' | 'levels'>) {
   const probability = (r: Row) => (r.x ? answerabilityProbability({ ...OPEN, ...weights }, r.x) : -1);
   /** Mean score of a set's choosing rows when readings from `t` are answered. */
   const scoreAt = (set: Row['set'], t: number) => {
-    const of = rows.filter((r) => r.role === 'choose' && r.set === set);
+    const of = rows.filter((r) => r.role !== 'fit' && r.set === set);
     return of.reduce((s, r) => s + (probability(r) >= t ? r.answeredScore : r.refusedScore), 0) / of.length;
   };
-  const table = gridOf().map((t) => ({ threshold: t, squad2_f1: scoreAt('squad2', t), collections_right: scoreAt('collection', t) }));
+  const table = gridOf().map((t) => ({
+    threshold: t,
+    squad2_f1: scoreAt('squad2', t),
+    collections_right: scoreAt('collection', t),
+    // Shown beside, never chosen on.
+    trials_right: scoreAt('trials', t),
+    train_qa_right: scoreAt('train_qa', t),
+  }));
   // The users' own kinds of document come first: the best share right over the collections' development halves, and of
   // equal ones the best SQuAD 2.0 F1 (SQuAD 2.0 rewards refusing: its unanswerable questions are half of it).
   const best = table.reduce((a, b) =>
@@ -141,7 +173,14 @@ function sweep(weights: Omit<Answerability, 'threshold' | 'levels'>) {
 const fresh = sweep({ features: ANSWERABILITY_FEATURES, ...fitted });
 const used = shipped ? sweep(shipped) : fresh;
 const threshold = shipped ? shipped.threshold : fresh.best.threshold;
-const chosenRow = { threshold, squad2_f1: used.scoreAt('squad2', threshold), collections_right: used.scoreAt('collection', threshold) };
+const chosenRow = used.table.find((t) => t.threshold === threshold) ?? {
+  threshold,
+  squad2_f1: used.scoreAt('squad2', threshold),
+  collections_right: used.scoreAt('collection', threshold),
+  trials_right: used.scoreAt('trials', threshold),
+  train_qa_right: used.scoreAt('train_qa', threshold),
+};
+const rounded = (t: typeof chosenRow) => Object.fromEntries(Object.entries(t).map(([k, v]) => [k, round(v)])) as typeof chosenRow;
 const answered = rows
   .filter((r) => r.role === 'choose' && used.probability(r) >= threshold)
   .map(used.probability)
@@ -158,9 +197,15 @@ const results = {
   fit_rows: fit.length,
   choose_rows: rows.filter((r) => r.role === 'choose').length,
   never_read: rows.filter((r) => !r.x).length,
-  thresholds: used.table.map((t) => ({ threshold: t.threshold, squad2_f1: round(t.squad2_f1), collections_right: round(t.collections_right) })),
-  chosen: { threshold, squad2_f1: round(chosenRow.squad2_f1), collections_right: round(chosenRow.collections_right) },
-  answering_everything_read: { squad2_f1: round(used.scoreAt('squad2', 0)), collections_right: round(used.scoreAt('collection', 0)) },
+  shown_rows: Object.fromEntries(Object.keys(SHOWN_SETS).map((set) => [set, rows.filter((r) => r.set === set).length])),
+  thresholds: used.table.map(rounded),
+  chosen: rounded(chosenRow),
+  answering_everything_read: Object.fromEntries(
+    (['squad2', 'collection', ...Object.keys(SHOWN_SETS)] as Row['set'][]).map((set) => [
+      set === 'squad2' ? 'squad2_f1' : `${set === 'collection' ? 'collections' : set}_right`,
+      round(used.scoreAt(set, 0)),
+    ]),
+  ),
   ...(shipped
     ? {
         refit: {
