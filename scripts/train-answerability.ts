@@ -154,33 +154,29 @@ function sweep(weights: Omit<Answerability, 'threshold' | 'levels'>) {
     const of = rows.filter((r) => r.role !== 'fit' && r.set === set);
     return of.reduce((s, r) => s + (probability(r) >= t ? r.answeredScore : r.refusedScore), 0) / of.length;
   };
-  const table = gridOf().map((t) => ({
+  /** What answering readings from `t` gives on each set (the shown sets beside, never chosen on). */
+  const at = (t: number) => ({
     threshold: t,
     squad2_f1: scoreAt('squad2', t),
     collections_right: scoreAt('collection', t),
-    // Shown beside, never chosen on.
     trials_right: scoreAt('trials', t),
     train_qa_right: scoreAt('train_qa', t),
-  }));
+  });
+  const table = gridOf().map(at);
   // The users' own kinds of document come first: the best share right over the collections' development halves, and of
   // equal ones the best SQuAD 2.0 F1 (SQuAD 2.0 rewards refusing: its unanswerable questions are half of it).
   const best = table.reduce((a, b) =>
     b.collections_right > a.collections_right || (b.collections_right === a.collections_right && b.squad2_f1 > a.squad2_f1) ? b : a,
   );
-  return { probability, scoreAt, table, best };
+  return { probability, at, table, best };
 }
 
 const fresh = sweep({ features: ANSWERABILITY_FEATURES, ...fitted });
 const used = shipped ? sweep(shipped) : fresh;
 const threshold = shipped ? shipped.threshold : fresh.best.threshold;
-const chosenRow = used.table.find((t) => t.threshold === threshold) ?? {
-  threshold,
-  squad2_f1: used.scoreAt('squad2', threshold),
-  collections_right: used.scoreAt('collection', threshold),
-  trials_right: used.scoreAt('trials', threshold),
-  train_qa_right: used.scoreAt('train_qa', threshold),
-};
+const chosenRow = used.table.find((t) => t.threshold === threshold) ?? used.at(threshold);
 const rounded = (t: typeof chosenRow) => Object.fromEntries(Object.entries(t).map(([k, v]) => [k, round(v)])) as typeof chosenRow;
+const { threshold: _every, ...everythingRead } = rounded(used.at(0));
 const answered = rows
   .filter((r) => r.role === 'choose' && used.probability(r) >= threshold)
   .map(used.probability)
@@ -200,12 +196,7 @@ const results = {
   shown_rows: Object.fromEntries(Object.keys(SHOWN_SETS).map((set) => [set, rows.filter((r) => r.set === set).length])),
   thresholds: used.table.map(rounded),
   chosen: rounded(chosenRow),
-  answering_everything_read: Object.fromEntries(
-    (['squad2', 'collection', ...Object.keys(SHOWN_SETS)] as Row['set'][]).map((set) => [
-      set === 'squad2' ? 'squad2_f1' : `${set === 'collection' ? 'collections' : set}_right`,
-      round(used.scoreAt(set, 0)),
-    ]),
-  ),
+  answering_everything_read: everythingRead,
   ...(shipped
     ? {
         refit: {

@@ -175,23 +175,22 @@ const refit: Record<string, View> = {
   }),
 };
 
+interface SweepRow {
+  squad2_f1: number;
+  collections_right: number;
+  trials_right: number;
+  train_qa_right: number;
+}
 interface AnswerabilitySweep {
   chosen: { threshold: number };
-  thresholds: { threshold: number; squad2_f1: number; collections_right: number; trials_right: number; train_qa_right: number }[];
-  answering_everything_read: Record<string, number>;
+  thresholds: (SweepRow & { threshold: number })[];
+  answering_everything_read: SweepRow;
 }
 /** The thresholds the learned decision could use, from 0.05 to 0.3, and what each gives on every development set. */
 const answerability: Record<string, View> = {
   ...refit,
   sweep: view<AnswerabilitySweep>((x) => {
-    const everything = x.answering_everything_read;
-    const row = (name: string, r: { squad2_f1: number; collections_right: number; trials_right: number; train_qa_right: number }) => [
-      name,
-      fixed(r.squad2_f1, 3),
-      fixed(r.collections_right, 3),
-      fixed(r.trials_right, 3),
-      fixed(r.train_qa_right, 3),
-    ];
+    const row = (name: string, r: SweepRow) => [name, ...[r.squad2_f1, r.collections_right, r.trials_right, r.train_qa_right].map((v) => fixed(v, 3))];
     return table(
       [
         'readings answered from probability',
@@ -201,12 +200,7 @@ const answerability: Record<string, View> = {
         '`train/qa`: share strictly right',
       ],
       [
-        row('0 (every reading)', {
-          squad2_f1: everything.squad2_f1!,
-          collections_right: everything.collections_right!,
-          trials_right: everything.trials_right!,
-          train_qa_right: everything.train_qa_right!,
-        }),
+        row('0 (every reading)', x.answering_everything_read),
         ...x.thresholds
           .filter((t) => t.threshold <= 0.3)
           .map((t) => row(t.threshold === x.chosen.threshold ? `**${t.threshold}** (shipped)` : String(t.threshold), t)),
