@@ -134,6 +134,9 @@ describe('words of a sentence', () => {
     ['Every command needs -P or --prefix=<prefix> first.', '--prefix=<prefix>'],
     ['Edit ~/.bashrc to set it.', '~/.bashrc'],
     ['The flag (-v) prints more.', '-v'],
+    ["With the '-r' option the shell is restricted.", '-r'],
+    ['Pass `-r` to recurse.', '-r'],
+    ['Either "-H" or "-S" sets one limit.', '-S'],
     ['He called it "Project Blue" in 1952.', 'Project Blue'],
     ['It was *Project Blue* all along.', 'Project Blue'],
   ])('keeps the symbols that belong to a first word, not quotes, brackets or emphasis: %s', (sentence, span) => {

@@ -74,6 +74,7 @@ function tagTerms(sentence: string) {
       if (last) terms[terms.length - 1] = { ...last, post: last.post + t.pre + t.post };
     } else terms.push(t);
   }
+  attachLoneSymbols(terms);
   return terms.map((t) => {
     const tags = [...t.tags];
     // compromise tags a year as a plain number in most contexts ("since 1963"); years and decades are dates here.
@@ -84,6 +85,20 @@ function tagTerms(sentence: string) {
     if (tags.includes('Url') || (/(?:^|[\s("'`])(?:~|\.{1,2})?\/\.?$/.test(t.pre) && /^[\p{L}\p{N}_]/u.test(t.text))) tags.push('Path');
     return { text: t.text, pre: t.pre, post: t.post, tagId: tagSetId(tags), stem: bm25Tokens(t.text)[0] ?? '' };
   });
+}
+
+/**
+ * compromise makes a term of its own out of a quote or backtick followed by one hyphen ("'-r'", "`-r`", "\"-H\"" give
+ * "'-" and "r"): a term without a letter or digit that touches the next word is that word's lead-in, as "--" of
+ * "'--restricted'" is, so that an option is a span with its hyphen ("-r", not "r").
+ */
+function attachLoneSymbols(terms: { text: string; pre: string; post: string }[]): void {
+  for (let i = terms.length - 2; i >= 0; i--) {
+    const t = terms[i]!;
+    if (t.post !== '' || /[\p{L}\p{N}]/u.test(t.text)) continue;
+    const next = terms[i + 1]!;
+    terms.splice(i, 2, { ...next, pre: t.pre + t.text + next.pre });
+  }
 }
 
 export const isNominal = (t: Term) => NOMINAL.some((tag) => t.tags.has(tag)) && !t.tags.has('Pronoun');
