@@ -104,6 +104,7 @@ const qaCollections: Record<string, View> = {
 interface QaReader {
   totals: Record<string, number>;
   collections: Record<string, Record<string, Record<string, number>>>;
+  ceiling: { mean_share: number; collections: Record<string, { questions: number; right: number; share: number }> };
 }
 
 const READER_KINDS: [string, string][] = [
@@ -124,6 +125,10 @@ const qaReader: Record<string, View> = {
       ['answerable development questions, every reading answered', ...names, 'all', 'share'],
       READER_KINDS.map(([k, label]) => [label, ...names.map((n) => of(n, k)), x.totals[k] ?? 0, pct((x.totals[k] ?? 0) / all)]),
     );
+  }),
+  ceiling: view<QaReader>((x) => {
+    const each = Object.entries(x.ceiling.collections).map(([name, c]) => `${name} ${c.right} of ${c.questions} (${pct(c.share)})`);
+    return `${pct(x.ceiling.mean_share)} on average (${each.join(', ')})`;
   }),
 };
 
@@ -234,6 +239,7 @@ export const QA_VIEWS: Record<string, Record<string, View>> = {
   answerability,
   'support-gate': supportGate,
   'qa-reader-dev': qaReader,
+  'qa-reader-eval-trials': { ceiling: qaReader.ceiling! },
   'qa-support': qaSupport,
   'eval-retrieval': retrieval,
   'qa-squad': qaSquad,

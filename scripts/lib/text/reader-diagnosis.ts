@@ -6,6 +6,8 @@
 //     although a retrieved passage (the best-ranked one, or another) holds it;
 //   - not_retrieved: no retrieved passage holds a gold answer (or the gold answer is worded otherwise in the text);
 //   - refused_before_reading: the pipeline refused before any reading (no relevant passage, the catalogue rules).
+// With the unanswerable questions of the same split, it also gives the ceiling of any refusal decision over these
+// readings (ceilingOf): the share strictly right when exactly the right readings are answered.
 // Writes docs/results/qa-reader-dev.json. With a folder of other sets laid out as eval/collections (`--sets train/qa`:
 // <set>/docs and <set>/questions.json), every answerable question of each set instead, written to
 // docs/results/qa-reader-<folder, its slashes as dashes>.json (qa-reader-train-qa.json).
@@ -54,10 +56,11 @@ export function kindOf(q: Pick<CollectionQuestion, 'kind' | 'answerable' | 'answ
 export async function runReaderDiagnosis(setsDir?: string): Promise<void> {
   const dir = setsDir ? resolve(setsDir) : COLLECTIONS_DIR;
   const collections: Record<string, Record<string, Record<Kind, number>>> = {};
+  const unanswerable: Record<string, number> = {};
   for (const name of listCollections(dir)) {
-    const questions = setsDir
-      ? readQuestions(name, dir).filter((q) => q.answerable !== false)
-      : readQuestions(name).filter((q) => q.answerable && splitOf(name, q.id) === 'dev');
+    const asked = setsDir ? readQuestions(name, dir) : readQuestions(name).filter((q) => splitOf(name, q.id) === 'dev');
+    const questions = asked.filter((q) => q.answerable !== false);
+    unanswerable[name] = asked.length - questions.length;
     const byKind: Record<string, Record<Kind, number>> = {};
     await withFolder(
       join(dir, name, 'docs'),
@@ -78,7 +81,30 @@ export async function runReaderDiagnosis(setsDir?: string): Promise<void> {
   for (const byKind of Object.values(collections)) for (const counts of Object.values(byKind)) for (const k of KINDS) totals[k] += counts[k];
   console.log('\n| kind (answerable development questions, every reading answered) | questions |\n|---|---|');
   for (const k of KINDS) console.log(`| ${k} | ${totals[k]} |`);
+  const ceiling = ceilingOf(collections, unanswerable);
+  console.log(`the most a refusal decision could reach over this reader: ${JSON.stringify(ceiling)}`);
   const name = setsDir ? `qa-reader-${relative(PROJECT_ROOT, dir).replaceAll('/', '-')}` : 'qa-reader-dev';
   const split = setsDir ? `every question of ${relative(PROJECT_ROOT, dir)}` : 'dev';
-  console.log(`wrote ${writeResults(name, { split, questions: 'answerable', decision: 'every reading answered', totals, collections })}`);
+  const results = { split, questions: 'answerable', decision: 'every reading answered', totals, collections, unanswerable, ceiling };
+  console.log(`wrote ${writeResults(name, results)}`);
+}
+
+/**
+ * The share strictly right that a perfect "not in the collection" decision would give over this reader and retrieval:
+ * one that answers exactly the right readings and refuses every other question, the unanswerable ones included. No
+ * decision over the same readings can do better, whatever its inputs or threshold.
+ */
+export function ceilingOf(collections: Record<string, Record<string, Record<Kind, number>>>, unanswerable: Record<string, number>) {
+  const byCollection = Object.fromEntries(
+    Object.entries(collections).map(([name, byKind]) => {
+      const counts = Object.values(byKind);
+      const answerable = counts.reduce((n, c) => n + KINDS.reduce((m, k) => m + c[k], 0), 0);
+      const right = counts.reduce((n, c) => n + c.right, 0) + (unanswerable[name] ?? 0);
+      const questions = answerable + (unanswerable[name] ?? 0);
+      return [name, { questions, right, share: questions ? Math.round((right / questions) * 1e4) / 1e4 : 0 }];
+    }),
+  );
+  const shares = Object.values(byCollection).map((c) => c.share);
+  const mean = shares.length ? Math.round((shares.reduce((a, b) => a + b, 0) / shares.length) * 1e4) / 1e4 : 0;
+  return { mean_share: mean, collections: byCollection };
 }
