@@ -51,7 +51,7 @@ export const AskResponseSchema = z
     answer_type: z
       .enum(['factoid', 'open', 'sentence'])
       .describe(
-        'the kind of answer: factoid (a short span: who, when, where, how many, which X...), open (sentences: why, how, what did X say about Y...), or sentence (a factoid question answered with the sentence that holds the answer, because no short span of it was clearly right)',
+        'the kind of answer: factoid (a short span: who, when, where, how many, which X...), open (sentences: why, how, what did X say about Y...), or sentence (a factoid question answered with the whole sentence the reader judged most likely to answer it, because no short span of it was clearly right)',
       ),
     answer_passage: z
       .string()
