@@ -185,7 +185,14 @@ const FASTIFY_CLIENT_ERRORS: Record<string, [string, string]> = {
   FST_ERR_CTP_BODY_TOO_LARGE: ['PayloadTooLarge', 'Request body is larger than the service accepts'],
   FST_ERR_CTP_INVALID_MEDIA_TYPE: ['UnsupportedMediaType', 'Unsupported Content-Type; send application/json'],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: ['BadRequest', 'Content-Length does not match the body'],
+  ERR_CONTENT_ENCODING: ['UnsupportedMediaType', 'Content-Encoding is not supported; send the body uncompressed'],
 };
+
+/** A body sent compressed (Content-Encoding gzip, br...): read as it is, it would be parsed as the wrong bytes. */
+class ContentEncodingError extends Error {
+  readonly code = 'ERR_CONTENT_ENCODING';
+  readonly statusCode = 415;
+}
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
@@ -348,6 +355,14 @@ async function errorsPlugin(app: FastifyInstance, opts: ErrorHandlerOptions) {
     if (request.routeOptions.config.acceptsForm) return;
     const type = request.headers['content-type']?.split(';')[0]!.trim().toLowerCase();
     if (type === 'application/x-www-form-urlencoded' || type === 'text/plain') throw new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(type);
+  });
+
+  // The service reads bodies as sent; a compressed one is refused (RFC 9110, 15.5.16) rather than parsed as garbage or,
+  // worse, read as plain JSON when the header was wrong.
+  app.addHook('preParsing', async (request) => {
+    const encoding = request.headers['content-encoding']?.trim().toLowerCase();
+    const body = (request.headers['content-length'] ?? '0') !== '0' || request.headers['transfer-encoding'] !== undefined;
+    if (body && encoding && encoding !== 'identity') throw new ContentEncodingError('Content-Encoding is not supported');
   });
 
   app.setNotFoundHandler((request, reply) => {

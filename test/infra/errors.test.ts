@@ -115,6 +115,24 @@ describe('error bodies', () => {
     expect(form.json()).toEqual({ detail: expect.stringContaining('application/json') });
   });
 
+  it("gives 415 to a compressed body, which the service does not read, in each domain's shape", async () => {
+    const json = JSON.stringify({ age: 30, sex: 'male' });
+    const gzip = await post(json, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+    expect(gzip.statusCode).toBe(415);
+    expect(gzip.json()).toEqual({ error: 'UnsupportedMediaType', message: expect.stringContaining('Content-Encoding'), details: {} });
+    const text = await app.inject({
+      method: 'POST',
+      url: '/rag/ask',
+      payload: '{"question":"hi"}',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'br' },
+    });
+    expect(text.statusCode).toBe(415);
+    expect(text.json()).toEqual({ detail: expect.stringContaining('Content-Encoding') });
+    // Identity is no encoding; a request without a body is not refused for the header.
+    expect((await post(json, { 'content-type': 'application/json', 'content-encoding': 'identity' })).statusCode).toBe(200);
+    expect((await app.inject({ url: '/health', headers: { 'content-encoding': 'gzip' } })).statusCode).not.toBe(415);
+  });
+
   it('still takes the HTML forms of the pages', async () => {
     const res = await postForm('/prediction', 'pclass=1&sex=female&age=29&sibsp=0&parch=0&embarked=C');
     expect(res.statusCode).toBe(200);
