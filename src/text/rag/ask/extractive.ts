@@ -66,15 +66,24 @@ export const termsOf = (sentence: string): Term[] => unpack(packedTerms(sentence
 function tagTerms(sentence: string) {
   const json = nlp(sentence).json({ terms: { tags: true } }) as { terms: { text: string; pre: string; post: string; tags: string[] }[] }[];
   const terms: { text: string; pre: string; post: string; tags: string[] }[] = [];
-  for (const t of json.flatMap((s) => s.terms)) {
+  const all = json.flatMap((s) => s.terms);
+  // A lead-in waiting for the word it touches (see below).
+  let lead = '';
+  for (const [i, t] of all.entries()) {
     // compromise expands some words into extra terms without text ("they're" -> they + are, "24–10"): they are not
     // words of the sentence, but the space after the word is theirs ("they're ready" would render "they'reready").
     if (t.text === '') {
       const last = terms[terms.length - 1];
       if (last) terms[terms.length - 1] = { ...last, post: last.post + t.pre + t.post };
-    } else terms.push(t);
+      // It also makes a term of a quote or backtick followed by one hyphen ("'-r'", "`-r`", "\"-H\"" give "'-" and
+      // "r"): a term without a letter or digit that touches the next word is that word's lead-in, as "--" of
+      // "'--restricted'" is, so that an option is a span with its hyphen ("-r", not "r").
+    } else if (t.post === '' && i < all.length - 1 && !/[\p{L}\p{N}]/u.test(t.text)) lead += t.pre + t.text;
+    else {
+      terms.push(lead ? { ...t, pre: lead + t.pre } : t);
+      lead = '';
+    }
   }
-  attachLoneSymbols(terms);
   return terms.map((t) => {
     const tags = [...t.tags];
     // compromise tags a year as a plain number in most contexts ("since 1963"); years and decades are dates here.
@@ -85,20 +94,6 @@ function tagTerms(sentence: string) {
     if (tags.includes('Url') || (/(?:^|[\s("'`])(?:~|\.{1,2})?\/\.?$/.test(t.pre) && /^[\p{L}\p{N}_]/u.test(t.text))) tags.push('Path');
     return { text: t.text, pre: t.pre, post: t.post, tagId: tagSetId(tags), stem: bm25Tokens(t.text)[0] ?? '' };
   });
-}
-
-/**
- * compromise makes a term of its own out of a quote or backtick followed by one hyphen ("'-r'", "`-r`", "\"-H\"" give
- * "'-" and "r"): a term without a letter or digit that touches the next word is that word's lead-in, as "--" of
- * "'--restricted'" is, so that an option is a span with its hyphen ("-r", not "r").
- */
-function attachLoneSymbols(terms: { text: string; pre: string; post: string }[]): void {
-  for (let i = terms.length - 2; i >= 0; i--) {
-    const t = terms[i]!;
-    if (t.post !== '' || /[\p{L}\p{N}]/u.test(t.text)) continue;
-    const next = terms[i + 1]!;
-    terms.splice(i, 2, { ...next, pre: t.pre + t.text + next.pre });
-  }
 }
 
 export const isNominal = (t: Term) => NOMINAL.some((tag) => t.tags.has(tag)) && !t.tags.has('Pronoun');
