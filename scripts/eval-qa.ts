@@ -17,7 +17,7 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { WEIGHTS } from '../src/text/rag/ask/confidence.js';
-import { writeResults } from './lib/results.js';
+import { round4, writeResults } from './lib/results.js';
 import { runCollectionsEval } from './lib/text/collections-run.js';
 import { runNaturalEval } from './lib/text/natural-eval.js';
 import { runReaderDiagnosis } from './lib/text/reader-diagnosis.js';
@@ -124,18 +124,17 @@ else
     }
     bar.stop();
     const n = asked.length;
-    const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
     latencies.sort((a, b) => a - b);
     const results = {
       data: values.squad,
       half: values.half,
       questions: n,
-      exact_match: r4(em / n),
-      f1: r4(f1Sum / n),
-      answer_sentence_holds_gold: r4(inPassage / n),
+      exact_match: round4(em / n),
+      f1: round4(f1Sum / n),
+      answer_sentence_holds_gold: round4(inPassage / n),
       not_in_collection_answers: notFound,
       refused,
-      by_answer_type: Object.fromEntries(Object.entries(types).map(([k, v]) => [k, { questions: v.n, f1: r4(v.f1 / v.n) }])),
+      by_answer_type: Object.fromEntries(Object.entries(types).map(([k, v]) => [k, { questions: v.n, f1: round4(v.f1 / v.n) }])),
       confidence: {
         right_means: `token F1 >= ${RIGHT_F1}`,
         thresholds_chosen_on: 'the odd half (this evaluation when --half odd): its level accuracies are in-sample for the thresholds',
@@ -146,16 +145,16 @@ else
               k,
               {
                 answers: v.n,
-                share: r4(v.n / n),
-                right: v.n ? r4(v.right / v.n) : null,
-                exact_match: v.n ? r4(v.exact / v.n) : null,
-                f1: v.n ? r4(v.f1 / v.n) : null,
+                share: round4(v.n / n),
+                right: v.n ? round4(v.right / v.n) : null,
+                exact_match: v.n ? round4(v.exact / v.n) : null,
+                f1: v.n ? round4(v.f1 / v.n) : null,
               },
             ];
           }),
         ),
       },
-      ask_latency_ms: { p50: r4(latencies[Math.floor(latencies.length / 2)] ?? 0), p95: r4(latencies[Math.floor(latencies.length * 0.95)] ?? 0) },
+      ask_latency_ms: { p50: round4(latencies[Math.floor(latencies.length / 2)] ?? 0), p95: round4(latencies[Math.floor(latencies.length * 0.95)] ?? 0) },
     };
     console.log(`\n| extractive QA, no LLM (${n} questions, ${values.half} half) | value |\n|---|---|`);
     console.log(`| exact match | ${results.exact_match.toFixed(3)} |`);

@@ -28,7 +28,7 @@ import {
   loadAnswerability,
 } from '../src/text/rag/ask/answerability.js';
 import { fitLogistic, largestDifference } from './lib/ml/logistic.js';
-import { writeResults } from './lib/results.js';
+import { round4, writeResults } from './lib/results.js';
 import {
   COLLECTIONS_DIR,
   type AskOutcome,
@@ -143,7 +143,6 @@ const fitted = fitLogistic(
   { l2: 0.01, iterations: 4000, rate: 0.5 },
 );
 const shipped = evaluateOnly ? loadAnswerability() : null;
-const round = (x: number) => Math.round(x * 1e4) / 1e4;
 const gridOf = () => Array.from({ length: 19 }, (_, i) => Math.round((0.05 + i * 0.05) * 100) / 100);
 
 /** The threshold sweep of a model's probabilities over the choosing rows. */
@@ -175,7 +174,7 @@ const fresh = sweep({ features: ANSWERABILITY_FEATURES, ...fitted });
 const used = shipped ? sweep(shipped) : fresh;
 const threshold = shipped ? shipped.threshold : fresh.best.threshold;
 const chosenRow = used.table.find((t) => t.threshold === threshold) ?? used.at(threshold);
-const rounded = (t: typeof chosenRow) => Object.fromEntries(Object.entries(t).map(([k, v]) => [k, round(v)])) as typeof chosenRow;
+const rounded = (t: typeof chosenRow) => Object.fromEntries(Object.entries(t).map(([k, v]) => [k, round4(v)])) as typeof chosenRow;
 const { threshold: _every, ...everythingRead } = rounded(used.at(0));
 const answered = rows
   .filter((r) => r.role === 'choose' && used.probability(r) >= threshold)
@@ -201,7 +200,7 @@ const results = {
     ? {
         refit: {
           threshold: fresh.best.threshold,
-          largest_weight_difference: round(largestDifference(fitted, shipped)),
+          largest_weight_difference: round4(largestDifference(fitted, shipped)),
         },
       }
     : {}),
@@ -222,7 +221,7 @@ if (!shipped)
       2,
     )}\n`,
   );
-console.log(`\nthreshold ${threshold}: SQuAD 2.0 dev F1 ${round(chosenRow.squad2_f1)}, collections dev right ${round(chosenRow.collections_right)}`);
+console.log(`\nthreshold ${threshold}: SQuAD 2.0 dev F1 ${round4(chosenRow.squad2_f1)}, collections dev right ${round4(chosenRow.collections_right)}`);
 console.log(`(answering every reading: ${JSON.stringify(results.answering_everything_read)}); levels ${JSON.stringify(model.levels)}`);
 if (shipped) console.log(`a fresh fit: ${JSON.stringify(results.refit)}`);
 console.log(`wrote ${shipped ? '' : `${ANSWERABILITY_FILE} and `}${writeResults('answerability', results)}`);

@@ -32,6 +32,7 @@ import { chunkDocument } from '../src/text/rag/chunker.js';
 import { sentenceSpans } from '../src/text/sentences.js';
 import { type GbdtParams, bagEnsembles, trainGbdtHistogram } from './lib/ml/gbdt.js';
 import { ensembleToOnnx } from './lib/ml/onnx-trees.js';
+import { round4 } from './lib/results.js';
 import { type Half, type Question, indexed, readTrainSets } from './lib/text/reader-train-sets.js';
 import { bestF1, exactMatch, squadFileName } from './lib/text/squad-eval.js';
 
@@ -143,7 +144,6 @@ function sample<T>(rows: T[], n: number, rand: () => number): T[] {
 const oneLine = (s: string) => s.replace(/\s+/g, ' ');
 const argmax = (xs: number[]) => xs.reduce((best, x, i) => (x > xs[best]! ? i : best), 0);
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
-const round = (x: number) => Math.round(x * 1e4) / 1e4;
 
 console.log('preparing candidates (BM25 top chunks of each half)...');
 const even = half(0);
@@ -194,7 +194,7 @@ for (const params of grid(args.quick ? [{ maxDepth: 5, nTrees: 500 }] : [{ maxDe
   console.log(
     `  depth ${params.maxDepth}, ${params.nTrees} trees, lr ${params.learningRate}: odd-half top-1 ${accuracy.toFixed(4)} (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
   );
-  sentenceTrials.push({ depth: params.maxDepth, trees: params.nTrees, top1_holds_answer: round(accuracy) });
+  sentenceTrials.push({ depth: params.maxDepth, trees: params.nTrees, top1_holds_answer: round4(accuracy) });
   if (!sentence || accuracy > sentence.accuracy) sentence = { params, model, accuracy };
 }
 const sentenceBaseline = baselineAccuracy(heldOut);
@@ -290,8 +290,8 @@ for (const params of grid(args.quick ? [{ maxDepth: 9 }] : [{ maxDepth: 7 }, { m
       trees: params.nTrees,
       learning_rate: params.learningRate,
       k,
-      f1: round(e.f1),
-      exact_match: round(e.exact_match),
+      f1: round4(e.f1),
+      exact_match: round4(e.exact_match),
     });
     console.log(
       `  depth ${params.maxDepth}, ${params.nTrees} trees, lr ${params.learningRate} (${seconds} s), spans of the best ${k} sentences: odd-half end-to-end F1 ${e.f1.toFixed(4)}, EM ${e.exact_match.toFixed(4)}`,
@@ -307,7 +307,7 @@ let decoding: { consensus: ConsensusSettings | null; f1: number; exact_match: nu
 for (const spans of args.quick ? [10] : [5, 10, 20])
   for (const temperature of args.quick ? [0.5] : [0.25, 0.5, 1]) {
     const e = endToEnd(span!.model, span!.k, { spans, temperature });
-    decodingTrials.push({ spans, temperature, f1: round(e.f1), exact_match: round(e.exact_match) });
+    decodingTrials.push({ spans, temperature, f1: round4(e.f1), exact_match: round4(e.exact_match) });
     console.log(
       `  consensus of the best ${spans} spans, temperature ${temperature}: odd-half end-to-end F1 ${e.f1.toFixed(4)}, EM ${e.exact_match.toFixed(4)}`,
     );
@@ -353,9 +353,9 @@ const card = {
     rows: sRows.X.length,
     negatives_per_question: SENTENCE_NEGATIVES,
     odd_half: {
-      top1_holds_answer: round(sentence!.accuracy),
-      rare_word_overlap_baseline: round(sentenceBaseline),
-      questions_with_answer_in_candidates: round(answerable(heldOut).length / heldOut.length),
+      top1_holds_answer: round4(sentence!.accuracy),
+      rare_word_overlap_baseline: round4(sentenceBaseline),
+      questions_with_answer_in_candidates: round4(answerable(heldOut).length / heldOut.length),
       trials: sentenceTrials,
     },
   },
@@ -372,11 +372,11 @@ const card = {
   settings: { sentences_for_spans: span!.k, consensus: decoding.consensus, chosen_on: 'odd half, end-to-end token F1' },
   decoding: {
     rule: 'consensus (minimum-Bayes-risk) decoding: among the best `spans` candidates by score, the one with the highest sum of token F1 with the others, each weighted exp((score - best) / temperature); null: the best-scoring span',
-    best_span: { f1: round(span!.f1), exact_match: round(span!.exact_match) },
+    best_span: { f1: round4(span!.f1), exact_match: round4(span!.exact_match) },
     trials: decodingTrials,
   },
   end_to_end_odd_half_bm25_retrieval: {
-    chosen: { f1: round(decoding.f1), exact_match: round(decoding.exact_match) },
+    chosen: { f1: round4(decoding.f1), exact_match: round4(decoding.exact_match) },
     trials: spanTrials,
   },
   note: 'The odd half chose the hyper-parameters, so its figures are slightly optimistic; the service evaluation is npm run eval:qa (docs/results/qa-squad.json).',

@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import { fromRoot } from '../src/infra/paths.js';
 import { GATE_FEATURES, SUPPORT_GATE_FILE, type SupportGate, gateProbability, loadSupportGate } from '../src/text/rag/ask/support-gate.js';
 import { fitLogistic, largestDifference, openModel } from './lib/ml/logistic.js';
-import { writeResults } from './lib/results.js';
+import { round4, writeResults } from './lib/results.js';
 import { withSquadCollection } from './lib/text/squad-collection.js';
 import { bestF1 } from './lib/text/squad-eval.js';
 
@@ -99,7 +99,6 @@ if (values.half) {
   );
   const shipped = values['evaluate-only'] ? loadSupportGate() : null;
   const gateAt = (threshold: number, weights = shipped ?? fitted): SupportGate => ({ features: GATE_FEATURES, ...weights, threshold });
-  const round = (x: number) => Math.round(x * 1e4) / 1e4;
   const outcome = (rows: Row[], gate: SupportGate | null) => {
     // Without a gate, every gate case is refused (the rule alone).
     const refused = (r: Row) => (r.features ? !gate || gateProbability(gate, r.features) < gate.threshold : r.notFound);
@@ -108,13 +107,13 @@ if (values.half) {
     const falseNotFound = answerable.filter(refused).length / answerable.length;
     const caught = unanswerable.filter(refused).length / unanswerable.length;
     return {
-      false_not_found: round(falseNotFound),
-      caught: round(caught),
-      answerable_f1: round(answerable.reduce((s, r) => s + (refused(r) ? 0 : r.f1), 0) / answerable.length),
+      false_not_found: round4(falseNotFound),
+      caught: round4(caught),
+      answerable_f1: round4(answerable.reduce((s, r) => s + (refused(r) ? 0 : r.f1), 0) / answerable.length),
       youden: 1 - falseNotFound + caught,
     };
   };
-  const thresholds = Array.from({ length: 19 }, (_, i) => round(0.05 * (i + 1)));
+  const thresholds = Array.from({ length: 19 }, (_, i) => round4(0.05 * (i + 1)));
   const sweep = thresholds.map((threshold) => ({ threshold, ...outcome(odd, gateAt(threshold)) }));
   const withoutJ = ({ youden: _, ...o }: ReturnType<typeof outcome>) => o;
   // On a tie, the higher threshold: between two equally good gates, the one that answers "not in the collection" more.
@@ -122,7 +121,7 @@ if (values.half) {
   const best = shipped ? { threshold: shipped.threshold } : bestOf(sweep);
   const refit = shipped && {
     threshold: bestOf(thresholds.map((threshold) => ({ threshold, ...outcome(odd, gateAt(threshold, fitted)) }))).threshold,
-    largest_weight_difference: round(largestDifference(fitted, shipped)),
+    largest_weight_difference: round4(largestDifference(fitted, shipped)),
   };
   const results = {
     model: shipped ? `the shipped ${SUPPORT_GATE_FILE}` : 'fitted by this run',
@@ -138,7 +137,7 @@ if (values.half) {
       gate_cases: odd.filter((r) => r.features).length,
       rule_alone: withoutJ(outcome(odd, null)),
       with_gate: withoutJ(outcome(odd, gateAt(best.threshold))),
-      sweep: sweep.map(({ youden, ...o }) => ({ ...o, youden: round(youden) })),
+      sweep: sweep.map(({ youden, ...o }) => ({ ...o, youden: round4(youden) })),
     },
     even_half: { rule_alone: withoutJ(outcome(even, null)), with_gate: withoutJ(outcome(even, gateAt(best.threshold))) },
   };

@@ -36,6 +36,9 @@ function commandLine(name: string): string {
   return `npx tsx ${file}${rest}`;
 }
 
+/** A figure for a results file: four decimals. */
+export const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
+
 /** Writes docs/results/<name>.json and returns its path relative to the project root. */
 export function writeResults<T>(name: string, results: T): string {
   const envelope: ResultsEnvelope<T> = {

@@ -2,6 +2,7 @@
 // on labelled examples: accuracy, macro-F1, macro recall, per-class recall and F1, and the confusion matrix.
 import type { TextClassifier } from '../../../src/text/models.js';
 import type { Example } from './data.js';
+import { round4 } from '../results.js';
 
 export interface ClassifierFigures {
   n: number;
@@ -39,8 +40,6 @@ export async function probabilities(clf: TextClassifier, labels: string[], texts
   return out;
 }
 
-const round = (x: number) => Math.round(x * 1e4) / 1e4;
-
 export function figures(labels: string[], examples: Example[], probs: number[][]): ClassifierFigures {
   const argmaxOf = (p: number[], allowed?: string[]) => {
     let best = -1;
@@ -60,7 +59,7 @@ export function figures(labels: string[], examples: Example[], probs: number[][]
   const recall: Record<string, number> = {};
   for (const l of labels) {
     const n = Object.values(confusion[l]!).reduce((a, b) => a + b, 0);
-    if (n) recall[l] = round(confusion[l]![l]! / n);
+    if (n) recall[l] = round4(confusion[l]![l]! / n);
   }
   const restricted = examples.map((e, i) => [e, i] as const).filter(([e]) => e.allowed);
   return {
@@ -117,7 +116,7 @@ export function score(labels: string[], gold: string[][], predicted: number[]): 
   return {
     accuracy: correct / gold.length,
     macro_f1: f1.reduce((s, v) => s + v, 0) / L,
-    per_class_f1: Object.fromEntries(labels.map((l, k) => [l, Math.round(f1[k]! * 1e4) / 1e4])),
+    per_class_f1: Object.fromEntries(labels.map((l, k) => [l, round4(f1[k]!)])),
     n: gold.length,
   };
 }

@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeResults } from '../results.js';
+import { round4, writeResults } from '../results.js';
 import {
   type AskOutcome,
   COLLECTIONS_DIR,
@@ -22,8 +22,7 @@ import {
 } from './collections-eval.js';
 
 const LEVELS = ['high', 'medium', 'low'] as const;
-const round = (x: number) => Math.round(x * 1e4) / 1e4;
-const share = (n: number, of: number) => (of ? round(n / of) : null);
+const share = (n: number, of: number) => (of ? round4(n / of) : null);
 
 interface Row {
   id: string;
@@ -91,7 +90,7 @@ const outcomeView = (r: AskOutcome) => ({
 
 function latency(ms: number[]) {
   const s = [...ms].sort((a, b) => a - b);
-  const at = (p: number) => round(s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? 0);
+  const at = (p: number) => round4(s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? 0);
   return { p50: at(0.5), p90: at(0.9) };
 }
 
@@ -112,7 +111,7 @@ async function runSquad2(split: Split, dump: unknown[]) {
       }
       b.stop();
     });
-    const mean = (xs: number[]) => (xs.length ? round(xs.reduce((s, x) => s + x, 0) / xs.length) : null);
+    const mean = (xs: number[]) => (xs.length ? round4(xs.reduce((s, x) => s + x, 0) / xs.length) : null);
     const answerable = f1s.filter((x) => !x.impossible);
     const impossible = f1s.filter((x) => x.impossible);
     return {
@@ -140,7 +139,7 @@ export async function runCollectionsEval(opts: { split: Split; only: string[] | 
     else collections[name] = await runCollection(name, opts.split, dump);
   }
   const shares = Object.values(collections).map((c) => c.share_right ?? 0);
-  const mean = shares.length ? round(shares.reduce((s, x) => s + x, 0) / shares.length) : null;
+  const mean = shares.length ? round4(shares.reduce((s, x) => s + x, 0) / shares.length) : null;
   console.log(`\n| collection (${opts.split}) | questions | right | share | high | medium | low |`);
   console.log('|---|---|---|---|---|---|---|');
   for (const [name, c] of Object.entries(collections))

@@ -15,7 +15,7 @@ import { join, relative, resolve } from 'node:path';
 import { PROJECT_ROOT } from '../../../src/infra/paths.js';
 import { ANSWERABILITY_FEATURES, type Answerability } from '../../../src/text/rag/ask/answerability.js';
 import { openModel } from '../ml/logistic.js';
-import { writeResults } from '../results.js';
+import { round4, writeResults } from '../results.js';
 import {
   type AskOutcome,
   COLLECTIONS_DIR,
@@ -101,10 +101,10 @@ export function ceilingOf(collections: Record<string, Record<string, Record<Kind
       const answerable = counts.reduce((n, c) => n + KINDS.reduce((m, k) => m + c[k], 0), 0);
       const right = counts.reduce((n, c) => n + c.right, 0) + (unanswerable[name] ?? 0);
       const questions = answerable + (unanswerable[name] ?? 0);
-      return [name, { questions, right, share: questions ? Math.round((right / questions) * 1e4) / 1e4 : 0 }];
+      return [name, { questions, right, share: questions ? round4(right / questions) : 0 }];
     }),
   );
   const shares = Object.values(byCollection).map((c) => c.share);
-  const mean = shares.length ? Math.round((shares.reduce((a, b) => a + b, 0) / shares.length) * 1e4) / 1e4 : 0;
+  const mean = shares.length ? round4(shares.reduce((a, b) => a + b, 0) / shares.length) : 0;
   return { mean_share: mean, collections: byCollection };
 }
