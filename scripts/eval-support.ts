@@ -5,7 +5,7 @@
 // also re-scored at other thresholds (the sweep), from which the defaults were chosen.
 import { parseArgs } from 'node:util';
 import { DEFAULT_SUPPORT, type SupportSettings, type SupportTerm } from '../src/text/rag/ask/support.js';
-import { writeResults } from './lib/results.js';
+import { round4, writeResults } from './lib/results.js';
 import { withSquadCollection } from './lib/text/squad-collection.js';
 
 const { values } = parseArgs({
@@ -71,7 +71,7 @@ for (const fold of [1, 3]) {
 }
 
 if (process.env.SUPPORT_DUMP) (await import('node:fs')).writeFileSync(process.env.SUPPORT_DUMP, JSON.stringify(asked, null, 1));
-const rate = (xs: Asked[], f: (a: Asked) => boolean) => Math.round((xs.filter(f).length / Math.max(1, xs.length)) * 1e4) / 1e4;
+const rate = (xs: Asked[], f: (a: Asked) => boolean) => round4(xs.filter(f).length / Math.max(1, xs.length));
 const answerable = asked.filter((a) => a.answerable);
 const unanswerable = asked.filter((a) => !a.answerable);
 const notFoundWith =

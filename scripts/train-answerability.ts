@@ -180,7 +180,7 @@ const answered = rows
   .filter((r) => r.role === 'choose' && used.probability(r) >= threshold)
   .map(used.probability)
   .sort((a, b) => a - b);
-const tercile = (q: number) => Math.round(answered[Math.floor(q * (answered.length - 1))]! * 1e4) / 1e4;
+const tercile = (q: number) => round4(answered[Math.floor(q * (answered.length - 1))]!);
 const model: Answerability = shipped ?? {
   features: ANSWERABILITY_FEATURES,
   ...fitted,

@@ -1,8 +1,8 @@
 // Scores a text classifier as the service runs it (transformers.js's text-classification pipeline, batches of 32)
 // on labelled examples: accuracy, macro-F1, macro recall, per-class recall and F1, and the confusion matrix.
 import type { TextClassifier } from '../../../src/text/models.js';
-import type { Example } from './data.js';
 import { round4 } from '../results.js';
+import type { Example } from './data.js';
 
 export interface ClassifierFigures {
   n: number;

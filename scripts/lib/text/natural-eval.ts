@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { buildApp } from '../../../src/app.js';
 import { loadConfig } from '../../../src/infra/config.js';
 import { fromRoot } from '../../../src/infra/paths.js';
-import { writeResults } from '../results.js';
+import { round4, writeResults } from '../results.js';
 
 interface NaturalQuestion {
   question: string;
@@ -96,9 +96,9 @@ export async function runNaturalEval(questionsPath: string, docsDir: string, nor
           {
             questions: of.length,
             right,
-            share_right: Math.round((right / of.length) * 1e4) / 1e4,
+            share_right: round4(right / of.length),
             strict_right: strict,
-            share_strict_right: Math.round((strict / of.length) * 1e4) / 1e4,
+            share_strict_right: round4(strict / of.length),
             answer_itself_right: itself,
             ...counts,
           },
