@@ -88,6 +88,16 @@ function freeTextPayload(request: FastifyRequest, fields: string[]): { payload: 
   return { payload: { malformed: fingerprint(typeof body === 'string' ? body : JSON.stringify(body)) }, expected: false };
 }
 
+/**
+ * The body of a request that reached no route (the not-found handler's 404, or its 405 for a path that takes other
+ * methods: "PUT /analyze/sentiment"): no route says which of its fields are free text, and a client that sent a text to
+ * the wrong path or with the wrong method sent it all the same, so the body is logged as a length and a hash.
+ */
+function unroutedPayload(body: unknown): { payload: unknown; expected: boolean } {
+  if (body === undefined || body === null) return { payload: body, expected: true };
+  return { payload: { unrouted: fingerprint(typeof body === 'string' ? body : JSON.stringify(body)) }, expected: true };
+}
+
 /** An error answer to a malformed free-text body, without what may echo the text (field names in `loc`). */
 function errorSummary(payload: unknown): unknown {
   if (!isRecord(payload)) return payload;
@@ -125,7 +135,11 @@ async function requestLogPlugin(app: FastifyInstance, opts: RequestLogOptions) {
   app.addHook('onResponse', async (request, reply) => {
     const status = reply.statusCode;
     const free = opts.logText ? undefined : request.routeOptions.config?.freeText;
-    const { payload: body, expected } = free ? freeTextPayload(request, free.fields) : { payload: request.body, expected: true };
+    const { payload: body, expected } = free
+      ? freeTextPayload(request, free.fields)
+      : request.is404 && !opts.logText
+        ? unroutedPayload(request.body)
+        : { payload: request.body, expected: true };
     const outcome = free ? (status < 400 && free.summary ? free.summary(request.responsePayload) : { logged: false }) : request.responsePayload;
     const error = expected ? request.responsePayload : errorSummary(request.responsePayload);
     const line = {

@@ -139,6 +139,24 @@ describe('free text in the request log', () => {
     expect(lines.find((l) => l.path === '/api/predict')!.payload).toMatchObject({ pclass: 2, age: 41 });
   });
 
+  it('keeps a text sent to no route out too (a wrong method or a mistyped path): its length and a hash', async () => {
+    const { stream, lines } = logLines();
+    const app = await buildApp({ config: testConfig({ RAG_INDEX_ON_START: false }), logStream: stream });
+    expect((await app.inject({ method: 'PUT', url: '/analyze/sentiment', payload: { text: SECRET } })).statusCode).toBe(405);
+    expect((await app.inject({ method: 'POST', url: '/analyze/sentimnt', payload: { text: SECRET } })).statusCode).toBe(404);
+    expect((await app.inject({ method: 'DELETE', url: '/rag/ask', payload: { question: QUESTION } })).statusCode).toBe(405);
+    await app.close();
+    const requests = lines.filter((l) => l.msg === 'request');
+    expect(requests.map((l) => l.status).sort()).toEqual([404, 405, 405]);
+    const all = JSON.stringify(lines);
+    expect(all).not.toContain('Initech');
+    expect(all).not.toContain('quartermaster');
+    const put = requests.find((l) => l.method === 'PUT')!;
+    // JSON.stringify of the parsed body: {"text":"..."} is the text and 11 more characters.
+    expect(put.payload).toEqual({ unrouted: { chars: SECRET.length + 11, sha256: expect.stringMatching(/^[0-9a-f]{16}$/) } });
+    expect(requests.find((l) => l.method === 'DELETE')!.payload).toEqual({ unrouted: { chars: QUESTION.length + 15, sha256: expect.any(String) } });
+  });
+
   it('logs them as they are with LOG_TEXT=true', async () => {
     const all = JSON.stringify(await logged({ LOG_TEXT: true }));
     expect(all).toContain('Initech');
