@@ -18,7 +18,7 @@ const service = await startService();
 try {
   const t0 = performance.now();
   await settled(service.url);
-  console.log(`database and document index ready ${((performance.now() - t0) / 1000).toFixed(1)} s after the port opened`);
+  console.log(`database, document index and answer step ready ${((performance.now() - t0) / 1000).toFixed(1)} s after the port opened`);
   const cases = [
     { name: '20 words', body: JSON.stringify({ text: text(20) }), n: 300, target: '<= 10 ms' },
     { name: '2,000 words', body: JSON.stringify({ text: text(2000) }), n: 60, target: '<= 60 ms' },
