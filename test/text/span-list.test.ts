@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { asksForSeveral, wholeList } from '../../src/text/rag/ask/span-list.js';
+import { asksForSeveral } from '../../src/text/rag/ask/reader-question.js';
+import { wholeList } from '../../src/text/rag/ask/span-list.js';
 
 describe('a question that asks for several things', () => {
   it('is one whose what/which noun is a plural, the head of its phrase', () => {

@@ -14,7 +14,7 @@ import { completeFragment, titleStems } from './passages.js';
 import type { LearnedReader, ReadResult, SentenceCandidate, analyseQuestion } from './reader.js';
 import type { ReadArgs } from './reader-task.js';
 import { reflowed } from './reflow.js';
-import { asksForSeveral, wholeList } from './span-list.js';
+import { wholeList } from './span-list.js';
 import { contextStems, headingBefore, sectionHeadings, sectionTerms } from './sections.js';
 
 /** What an answer is: a span (factoid), sentences (open), or the sentence of a doubtful span (sentence). */
@@ -139,7 +139,7 @@ export class PassageReader {
     const doubtful = read.answerType === 'factoid' && read.spanScore !== null && read.spanScore < this.options.spanDoubt();
     if (read.answerType === 'factoid' && !doubtful) {
       const span = wholeNumber(read.answer, read.sentence);
-      const answer = asksForSeveral(question) ? wholeList(span, read.sentence, question) : span;
+      const answer = read.several ? wholeList(span, read.sentence, question) : span;
       return { answer, passage, answerType: 'factoid', support: read.support, warnings };
     }
     const shown = withoutAnswerMarker(doubtful ? read.sentence : read.answer);

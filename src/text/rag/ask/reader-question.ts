@@ -3,7 +3,7 @@
 // its main verbs, and the words either side of its wh-phrase, with their word-vector rows.
 import { bm25Tokens } from '../../search/bm25.js';
 import { type AnswerType, answerType } from './answer-type.js';
-import { type QuestionType, type Term, questionType, termsOf } from './extractive.js';
+import { type QuestionType, type Term, questionType, termsOf, whPhrase } from './extractive.js';
 import { AUXILIARIES, SAYING_WORDS } from './lexical.js';
 import { type WordTable, loadWordTable } from './word-vectors.js';
 
@@ -243,4 +243,18 @@ function contexts(terms: Term[], wh: { at: number; end: number } | null, stems: 
   const right = terms.slice(wh.end).filter(content).slice(0, CONTEXT_WORDS).map(word);
   const before = terms[wh.at - 1];
   return { leftContext: left, rightContext: right, whPreposition: before?.tags.has('Preposition') ? lowerWord(before) : null };
+}
+
+/** Whether the noun after "what"/"which" is a plural ("which versions", "what C types"). */
+export function asksForSeveral(question: string): boolean {
+  // The phrase's head is its last noun before anything else ("what C types", "which similarity measures").
+  let head: Term | null = null;
+  for (const t of whPhrase(question)) {
+    if (!t.tags.has('Noun')) {
+      if (head || t.tags.has('Verb') || t.tags.has('Copula')) break;
+      continue;
+    }
+    head = t;
+  }
+  return head?.tags.has('Plural') ?? false;
 }

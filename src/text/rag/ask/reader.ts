@@ -9,6 +9,7 @@ import type { AnswerType } from './answer-type.js';
 import { asksQuestion, inFaqQuestions, withoutAnswerMarker } from './faq.js';
 import { termsOf } from './extractive.js';
 import { checkFeatureNames, featureVector } from './features.js';
+import { asksForSeveral } from './reader-question.js';
 import {
   type QuestionInfo,
   SENTENCE_FEATURES,
@@ -78,6 +79,11 @@ export interface ReadResult {
   spanScore: number | null;
   /** A support score in [0, 1]: sentence probability x span score (factoid) or sentence probability (open). */
   support: number;
+  /**
+   * A factoid whose question asks for several things (its what/which noun is a plural): the answer shown is the whole
+   * list its span is an item of (span-list.ts). Read here, where the question is tagged.
+   */
+  several?: true;
 }
 
 /** The sentence model's verdicts on the candidates: features, raw scores, probabilities and their order. */
@@ -132,9 +138,9 @@ export class LearnedReader {
     const raw = this.sentenceScores(features);
     const p = probabilities(raw, candidates);
     const order = p.map((_, i) => i).sort((a, b) => p[b]! - p[a]! || a - b);
-    return q.answerType === 'open' || spanStep === 'none'
-      ? this.readOpen(q, candidates, p, order)
-      : this.readFactoid(q, candidates, { features, raw, p, order });
+    if (q.answerType === 'open' || spanStep === 'none') return this.readOpen(q, candidates, p, order);
+    const read = this.readFactoid(q, candidates, { features, raw, p, order });
+    return read?.answerType === 'factoid' && asksForSeveral(q.text) ? { ...read, several: true } : read;
   }
 
   /** An open answer: the best sentence, with the runner-up, a lead, a list, an announced or a following sentence. */

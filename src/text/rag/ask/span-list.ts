@@ -2,22 +2,8 @@
 // option take?") is answered by a list, while the span reader picks one phrase: "5.0" of "a server for version 5.0,
 // 3.1.1, and 3.1 of the protocol". When the question's noun is a plural and the span is an item of a list in its
 // sentence (items as long as the span, separated by commas, with "and" or "or" before the last; two items with no comma), the answer is
-// the whole list.
-import { type Term, whPhrase } from './extractive.js';
-
-/** Whether the noun after "what"/"which" is a plural ("which versions", "what C types"). */
-export function asksForSeveral(question: string): boolean {
-  // The phrase's head is its last noun before anything else ("what C types", "which similarity measures").
-  let head: Term | null = null;
-  for (const t of whPhrase(question)) {
-    if (!t.tags.has('Noun')) {
-      if (head || t.tags.has('Verb') || t.tags.has('Copula')) break;
-      continue;
-    }
-    head = t;
-  }
-  return head?.tags.has('Plural') ?? false;
-}
+// the whole list. Whether the noun is a plural is read where the question is tagged, in the reader's worker
+// (reader-question.ts, asksForSeveral): this module has no tagger, so the event loop's thread can use it.
 
 /** Words that end an item: what follows them is no longer the item ("3.1 of the protocol"). */
 const ENDS_ITEM = new Set([
