@@ -71,6 +71,9 @@ function withoutText(body: unknown, fields: string[]): unknown {
   return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, fields.includes(k) && typeof v === 'string' ? fingerprint(v) : v]));
 }
 
+/** A body that may hold a text anywhere (keys included), as one length and hash. */
+const wholeBody = (body: unknown) => fingerprint(typeof body === 'string' ? body : JSON.stringify(body));
+
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
@@ -85,7 +88,7 @@ function freeTextPayload(request: FastifyRequest, fields: string[]): { payload: 
   if (request.bodyChecked || (isRecord(body) && Object.entries(body).every(([k, v]) => fields.includes(k) && typeof v === 'string'))) {
     return { payload: withoutText(body, fields), expected: true };
   }
-  return { payload: { malformed: fingerprint(typeof body === 'string' ? body : JSON.stringify(body)) }, expected: false };
+  return { payload: { malformed: wholeBody(body) }, expected: false };
 }
 
 /**
@@ -95,7 +98,7 @@ function freeTextPayload(request: FastifyRequest, fields: string[]): { payload: 
  */
 function unroutedPayload(body: unknown): { payload: unknown; expected: boolean } {
   if (body === undefined || body === null) return { payload: body, expected: true };
-  return { payload: { unrouted: fingerprint(typeof body === 'string' ? body : JSON.stringify(body)) }, expected: true };
+  return { payload: { unrouted: wholeBody(body) }, expected: true };
 }
 
 /** An error answer to a malformed free-text body, without what may echo the text (field names in `loc`). */
